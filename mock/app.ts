@@ -1,0 +1,119 @@
+// The app factory: wires the document, the store, the clock and the services into an Express
+// app. It reads no environment and listens on nothing (main does), so tests start it on port 0.
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import pino, { type Logger } from 'pino';
+import { loadContract, type Contract } from '../spec/contract';
+import type { DemoFixtures } from '../fixtures/types';
+import { createClock, type ControllableClock } from './clock';
+import { defaultConfig, type Config } from './config';
+import { CursorCodec } from './domain/pagination/cursor';
+import { EventBus } from './events/event-bus';
+import { loadFixtures, readFixtures, referenceData } from './fixtures-loader';
+import { jsonBodyParser } from './http/body';
+import { errorHandler } from './http/error-handler';
+import { operationRoute } from './http/operation-route';
+import { requestId } from './http/request-id';
+import { unmatchedRoute } from './http/unmatched-route';
+import type { HandlerTable } from './http/types';
+import { handlers as defaultHandlers } from './resources/handlers';
+import { Scheduler } from './scheduler';
+import type { Deps } from './services/deps';
+import { createServices, type Services } from './services';
+import { KeyedLock } from './services/keyed-lock';
+import { MemoryStore } from './store/memory-store';
+import type { Store } from './store/store';
+import type { Deliver } from './webhooks/dispatcher';
+
+export interface AppOptions {
+  config?: Partial<Config>;
+  contract?: Contract;
+  store?: Store;
+  clock?: ControllableClock;
+  logger?: Logger;
+  /** Fixture data; by default the file named by config.fixturesPath. */
+  fixtures?: DemoFixtures;
+  handlers?: HandlerTable;
+  /** Replaces the HTTP delivery of webhooks (tests of the dispatcher). */
+  deliver?: Deliver;
+}
+
+export interface MockApp {
+  app: Express;
+  deps: Deps;
+  services: Services;
+  contract: Contract;
+  logger: Logger;
+  /** Stops timers and listeners; the store is left as it is. */
+  close(): void;
+}
+
+export async function createApp(options: AppOptions = {}): Promise<MockApp> {
+  const config: Config = { ...defaultConfig(), ...options.config };
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const contract = options.contract ?? loadContract();
+  const handlers = options.handlers ?? defaultHandlers;
+  assertHandlersMatchDocument(contract, handlers);
+
+  const clock = options.clock ?? createClock({ start: config.clockStart ? Date.parse(config.clockStart) : undefined });
+  const store = options.store ?? new MemoryStore();
+  const fixtures = options.fixtures ?? readFixtures(config.fixturesPath);
+  await loadFixtures(store, fixtures);
+
+  const deps: Deps = {
+    store,
+    clock,
+    config,
+    codec: new CursorCodec(config.secret),
+    events: new EventBus(),
+    scheduler: new Scheduler(clock, (error) => logger.error({ err: error }, 'scheduled job failed')),
+    reference: referenceData(fixtures),
+    lock: new KeyedLock(),
+    newId: randomUUID,
+  };
+  const services = createServices(deps, contract, logger, options.deliver);
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Responses are built per request; hashing them for an ETag is wasted work.
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(jsonBodyParser(config.bodyLimitBytes));
+
+  const routeDeps = { services, store, clock, config, logger };
+  // Concrete paths first: /v1/operations/deposits must not be taken for /v1/operations/{operationId}.
+  const ordered = [...contract.operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
+  const concretePaths = new Set(ordered.filter((op) => !op.path.includes('{')).map((op) => op.path));
+  for (const op of ordered) {
+    const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
+    const route = operationRoute(op, handlers[op.operationId]!, routeDeps);
+    const guarded: express.RequestHandler = op.path.includes('{')
+      ? (req, res, next) => (concretePaths.has(req.path.replace(/\/$/, '')) ? next() : route(req, res, next))
+      : route;
+    app[op.method as 'get' | 'post' | 'patch' | 'delete' | 'put'](expressPath, guarded);
+  }
+  app.use(unmatchedRoute(contract));
+  app.use(errorHandler(logger));
+
+  return {
+    app,
+    deps,
+    services,
+    contract,
+    logger,
+    close() {
+      deps.scheduler.stop();
+      services.webhooks.close();
+    },
+  };
+}
+
+/** DESIGN.md: the mock's routes exist for exactly the operations in the document. */
+export function assertHandlersMatchDocument(contract: Contract, handlers: HandlerTable): void {
+  const documented = new Set(contract.operations.map((op) => op.operationId));
+  const missing = [...documented].filter((id) => !handlers[id]);
+  const extra = Object.keys(handlers).filter((id) => !documented.has(id));
+  if (missing.length || extra.length) {
+    throw new Error(`fos-mock: handlers and document differ. No handler for: ${missing.join(', ') || '-'}. Not in the document: ${extra.join(', ') || '-'}.`);
+  }
+}

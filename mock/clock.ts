@@ -1,0 +1,52 @@
+// The mock clock, injected everywhere time matters (quote expiry, token expiry, idempotency
+// keys, auto-settlement, webhook retries) so tests and QA can move time. Domain code never
+// calls Date.now(); it asks the clock.
+export interface Clock {
+  now(): number;
+  nowIso(): string;
+}
+
+export interface ControllableClock extends Clock {
+  advance(ms: number): void;
+  /** Stops time at the given instant (or where it is now). */
+  freeze(at?: number): void;
+  /** Lets time run again from where it stands. */
+  unfreeze(): void;
+  readonly frozen: boolean;
+  /** Called after every jump of the clock, so schedulers can run what fell due. */
+  onJump(listener: () => void): void;
+}
+
+export function createClock(options: { start?: number; frozen?: boolean; realNow?: () => number } = {}): ControllableClock {
+  const realNow = options.realNow ?? Date.now;
+  // mock time = real time + offset while running; a fixed instant while frozen.
+  let offset = options.start === undefined ? 0 : options.start - realNow();
+  let frozenAt: number | undefined = options.frozen ? (options.start ?? realNow()) : undefined;
+  const listeners: Array<() => void> = [];
+  const jumped = () => listeners.forEach((listener) => listener());
+  const clock: ControllableClock = {
+    now: () => frozenAt ?? realNow() + offset,
+    nowIso: () => new Date(clock.now()).toISOString(),
+    advance(ms) {
+      if (frozenAt !== undefined) frozenAt += ms;
+      else offset += ms;
+      jumped();
+    },
+    freeze(at) {
+      frozenAt = at ?? clock.now();
+      jumped();
+    },
+    unfreeze() {
+      if (frozenAt === undefined) return;
+      offset = frozenAt - realNow();
+      frozenAt = undefined;
+    },
+    get frozen() {
+      return frozenAt !== undefined;
+    },
+    onJump(listener) {
+      listeners.push(listener);
+    },
+  };
+  return clock;
+}

@@ -1,0 +1,82 @@
+// Quote pricing and the seed's quote rules: a quote belongs to one customer and one account,
+// expires, and is consumed by at most one operation.
+import { ServiceError } from '../errors/catalogue';
+import { atScale, Decimal, fitsScale, isPositive, scaleOf, type AssetScales } from './money';
+import type { QuoteRecord } from './records';
+
+export interface Rate {
+  sourceAsset: string;
+  targetAsset: string;
+  rate: string;
+}
+
+export interface PriceRequest {
+  sourceAsset: string;
+  targetAsset: string;
+  sourceAmount?: string;
+  targetAmount?: string;
+}
+
+export interface Price {
+  sourceAmount: string;
+  targetAmount: string;
+  rate: string;
+}
+
+export function rateFor(sourceAsset: string, targetAsset: string, rates: Rate[]): string {
+  // Seed: "the rate (1:1 for same-asset)".
+  if (sourceAsset === targetAsset) return '1';
+  const found = rates.find((r) => r.sourceAsset === sourceAsset && r.targetAsset === targetAsset);
+  if (!found) {
+    throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.targetAsset', message: `no rate from ${sourceAsset} to ${targetAsset}` }] });
+  }
+  return found.rate;
+}
+
+/**
+ * Fixes both amounts. From a source amount, the target is rounded down to the target scale
+ * (DESIGN.md); from a target amount, the source is rounded up so the customer never pays
+ * less than the target is worth.
+ */
+export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetScales): Price {
+  const rate = rateFor(request.sourceAsset, request.targetAsset, rates);
+  const sourceScale = scaleOf(request.sourceAsset, scales);
+  const targetScale = scaleOf(request.targetAsset, scales);
+  const given = request.sourceAmount !== undefined ? 'sourceAmount' : 'targetAmount';
+  const value = (request.sourceAmount ?? request.targetAmount) as string;
+  const givenScale = given === 'sourceAmount' ? sourceScale : targetScale;
+  if (!isPositive(value)) throw invalid(given, 'must be greater than zero');
+  if (!fitsScale(value, givenScale)) throw invalid(given, `has more than ${givenScale} decimal places`);
+
+  const price =
+    given === 'sourceAmount'
+      ? { sourceAmount: atScale(value, sourceScale), targetAmount: atScale(new Decimal(value).times(rate), targetScale, 'down'), rate }
+      : { sourceAmount: atScale(new Decimal(value).dividedBy(rate), sourceScale, 'up'), targetAmount: atScale(value, targetScale), rate };
+  if (!isPositive(price.targetAmount)) throw invalid(given, 'is too small to buy any of the target asset');
+  return price;
+}
+
+function invalid(field: string, message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', { fields: [{ field: `body.${field}`, message }] });
+}
+
+export type QuoteStatus = 'OPEN' | 'CONSUMED' | 'EXPIRED';
+
+export function quoteStatus(quote: QuoteRecord, now: number): QuoteStatus {
+  if (quote.operationId !== null) return 'CONSUMED';
+  return now >= Date.parse(quote.expiresAt) ? 'EXPIRED' : 'OPEN';
+}
+
+/**
+ * Seed: the quote "belongs to the same customer, has not expired and has not been consumed by
+ * another operation", and the account "must match the quote's account". Another customer's
+ * quote is reported exactly as an unknown one (no existence leak).
+ */
+export function assertQuoteUsable(quote: QuoteRecord | undefined, customerId: string, accountId: string, now: number): QuoteRecord {
+  if (!quote || quote.customerId !== customerId || quote.internal) throw new ServiceError('QUOTE_NOT_FOUND');
+  if (quote.accountId !== accountId) throw new ServiceError('QUOTE_ACCOUNT_MISMATCH', { quoteAccountId: quote.accountId });
+  const status = quoteStatus(quote, now);
+  if (status === 'CONSUMED') throw new ServiceError('QUOTE_ALREADY_CONSUMED');
+  if (status === 'EXPIRED') throw new ServiceError('QUOTE_EXPIRED', { expiresAt: quote.expiresAt });
+  return quote;
+}

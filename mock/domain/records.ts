@@ -1,0 +1,74 @@
+// What the store keeps. Resources the API returns as they are stored are the document's own
+// types (generated); the others carry the internal facts the API does not show.
+import type { components } from '../../spec/generated/api-types';
+
+export type Schemas = components['schemas'];
+export type Account = Schemas['Account'];
+export type Operation = Schemas['Operation'];
+export type Beneficiary = Schemas['Beneficiary'];
+export type PaymentInstruction = Schemas['PaymentInstruction'];
+export type Subscription = Schemas['Subscription'];
+export type ExecutionLog = Schemas['ExecutionLog'];
+export type Quote = Schemas['Quote'];
+export type Tag = Schemas['Tag'];
+export type Amount = Schemas['Amount'];
+export type EventType = Schemas['EventType'];
+export type ResourceName = Schemas['ResourceName'];
+
+export interface CustomerRecord {
+  id: string;
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  /** A deleted customer's tokens stop working at once. */
+  deleted: boolean;
+}
+
+/** Client credentials, keyed by clientId, pointing at their customer. */
+export interface ClientRecord {
+  clientId: string;
+  clientSecret: string;
+  customerId: string;
+}
+
+/** Review is not a field of the Account resource: the seed only says PATCH stops after submission. */
+export type ReviewStatus = 'NOT_SUBMITTED' | 'SUBMITTED';
+
+export interface AccountRecord {
+  account: Account;
+  review: ReviewStatus;
+}
+
+export interface QuoteRecord {
+  id: string;
+  customerId: string;
+  accountId: string;
+  sourceAsset: string;
+  targetAsset: string;
+  /** Decimal strings at the asset's scale. */
+  sourceAmount: string;
+  targetAmount: string;
+  rate: string;
+  createdAt: string;
+  expiresAt: string;
+  /** The operation that consumed it; set once, atomically (store.consumeQuote). */
+  operationId: string | null;
+  /** Made by the mock for a transfer (seed: "a 1:1 quote is generated internally"). */
+  internal: boolean;
+}
+
+export interface SubscriptionRecord {
+  subscription: Subscription;
+  includeAll: boolean;
+}
+
+export interface RecordTypes {
+  customer: CustomerRecord;
+  client: ClientRecord;
+  account: AccountRecord;
+  quote: QuoteRecord;
+  operation: Operation;
+  beneficiary: Beneficiary;
+  subscription: SubscriptionRecord;
+  executionLog: ExecutionLog;
+}

@@ -1,0 +1,58 @@
+// Subscription URL policies. Seed: "HTTPS, reachable from the public internet". Production
+// enforces that (HTTPS only; no loopback, private or link-local address). Development, the
+// default, also accepts plain HTTP to a loopback address so a local receiver can subscribe.
+import { BlockList, isIP } from 'node:net';
+import type { UrlPolicy } from '../config';
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+const nonPublic = new BlockList();
+for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+  nonPublic.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) nonPublic.addSubnet(net, bits, 'ipv6');
+
+/** The literal address of a URL host, unwrapping [v6] and IPv4-mapped IPv6. */
+function literalAddress(hostname: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(host);
+  if (mapped) return { address: mapped[1] as string, family: 'ipv4' };
+  const kind = isIP(host);
+  return kind === 0 ? undefined : { address: host, family: kind === 4 ? 'ipv4' : 'ipv6' };
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const literal = literalAddress(name);
+  return literal !== undefined && loopback.check(literal.address, literal.family);
+}
+
+export function isNonPublicAddress(address: string): boolean {
+  const literal = literalAddress(address);
+  return literal !== undefined && nonPublic.check(literal.address, literal.family);
+}
+
+/** Why a subscription URL is refused under the policy, or undefined when it is accepted. */
+export function urlProblem(raw: string, policy: UrlPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  if (url.username || url.password) return 'must not carry credentials';
+  if (url.protocol === 'https:') {
+    if (policy === 'production' && (isLoopbackHost(url.hostname) || isNonPublicAddress(url.hostname))) {
+      return 'must reach a public address (loopback, private and link-local addresses are refused)';
+    }
+    return undefined;
+  }
+  if (url.protocol === 'http:') {
+    if (policy === 'development' && isLoopbackHost(url.hostname)) return undefined;
+    return policy === 'development' ? 'must use HTTPS (plain HTTP is accepted only for loopback receivers)' : 'must use HTTPS';
+  }
+  return 'must use HTTPS';
+}

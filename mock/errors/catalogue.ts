@@ -1,0 +1,51 @@
+// The one catalogue of error codes: each code's HTTP status and default message, defined once.
+// DESIGN.md "Errors" fixes the codes and statuses; the seed fixes 401 and 404 RESOURCE_NOT_FOUND.
+export const ERROR_CATALOGUE = {
+  VALIDATION_ERROR: { status: 400, message: 'The request does not match the API document.' },
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, message: 'The X-Idempotency-Key header is required on POST, PUT and PATCH.' },
+  INVALID_CURSOR: { status: 400, message: 'The cursor was not issued by this service for this list, or was altered.' },
+  INVALID_FILTER: { status: 400, message: 'The filters expression could not be parsed.' },
+  UNSUPPORTED_VERSION: { status: 400, message: 'The X-Service-Version requested is not served.' },
+  UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required.' },
+  INVALID_CLIENT: { status: 401, message: 'Unknown client or wrong client secret.' },
+  RESOURCE_NOT_FOUND: { status: 404, message: 'The resource does not exist.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'The endpoint does not support this method.' },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { status: 409, message: 'A request with this idempotency key is still being processed.' },
+  QUOTE_ALREADY_CONSUMED: { status: 409, message: 'The quote has already been used by another operation.' },
+  ACCOUNT_NOT_EDITABLE: { status: 409, message: 'The account has been submitted for review and can no longer be updated.' },
+  INVALID_STATE_TRANSITION: { status: 409, message: 'The resource is not in a state that allows this change.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be application/json.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This idempotency key was used with a different request.' },
+  QUOTE_EXPIRED: { status: 422, message: 'The quote has expired.' },
+  QUOTE_ACCOUNT_MISMATCH: { status: 422, message: 'The quote was issued for another account.' },
+  QUOTE_NOT_FOUND: { status: 422, message: 'The quote does not exist.' },
+  INTERNAL_ERROR: { status: 500, message: 'The mock failed to handle the request.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Thrown by domain and HTTP code alike; the one error serialiser turns it into the Error body. */
+export class ServiceError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly details?: Record<string, unknown>,
+    message?: string,
+  ) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'ServiceError';
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export function errorBody(error: ServiceError): ErrorBody {
+  return error.details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details: error.details };
+}

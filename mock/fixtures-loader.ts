@@ -1,0 +1,38 @@
+// Loads a fixture file (the demo data by default) into a store. Fixtures are data, checked
+// against the API document by a test; a missing or malformed file stops start-up.
+import { readFileSync } from 'node:fs';
+import type { DemoFixtures } from '../fixtures/types';
+import type { Account, Beneficiary } from './domain/records';
+import type { ReferenceData } from './services/deps';
+import type { Store } from './store/store';
+
+export function readFixtures(path: string): DemoFixtures {
+  let parsed: DemoFixtures;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as DemoFixtures;
+  } catch (error) {
+    throw new Error(`fos-mock: cannot read fixtures ${path}: ${(error as Error).message}`);
+  }
+  for (const key of ['customers', 'accounts', 'accountReview', 'balances', 'beneficiaries', 'rates', 'assetScales'] as const) {
+    if (parsed[key] === undefined) throw new Error(`fos-mock: fixtures ${path} lack "${key}"`);
+  }
+  return parsed;
+}
+
+export function referenceData(fixtures: DemoFixtures): ReferenceData {
+  return { rates: fixtures.rates, scales: fixtures.assetScales };
+}
+
+export async function loadFixtures(store: Store, fixtures: DemoFixtures): Promise<void> {
+  for (const customer of fixtures.customers) {
+    await store.insert('customer', 'all', customer.id, { ...customer, deleted: false });
+    await store.insert('client', 'all', customer.clientId, { clientId: customer.clientId, clientSecret: customer.clientSecret, customerId: customer.id });
+  }
+  for (const account of fixtures.accounts as unknown as Account[]) {
+    await store.insert('account', account.customer.id, account.id, { account, review: fixtures.accountReview[account.id] ?? 'NOT_SUBMITTED' });
+  }
+  for (const balance of fixtures.balances) await store.setBalance(balance.accountId, balance.asset, balance.value);
+  for (const beneficiary of fixtures.beneficiaries as unknown as Beneficiary[]) {
+    await store.insert('beneficiary', beneficiary.customerId, beneficiary.id, beneficiary);
+  }
+}

@@ -1,0 +1,42 @@
+// The one error serialiser: every error, from any layer, leaves as the seed's Error body with
+// its status and the request's X-Request-Id. Unknown errors are logged and answered as a
+// generic 500, never with a stack trace.
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { errorBody, ServiceError } from '../errors/catalogue';
+
+/** Maps body-parser and other well-known failures onto the catalogue. */
+export function toServiceError(error: unknown): ServiceError | undefined {
+  if (error instanceof ServiceError) return error;
+  const e = error as { type?: string; status?: number; message?: string; limit?: number };
+  switch (e?.type) {
+    case 'entity.too.large':
+      return new ServiceError('PAYLOAD_TOO_LARGE', { limitBytes: e.limit });
+    case 'entity.parse.failed':
+      return new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body', message: 'is not well-formed JSON' }] });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ServiceError('UNSUPPORTED_MEDIA_TYPE', { reason: e.message });
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body', message: 'was not received whole' }] });
+    default:
+      return undefined;
+  }
+}
+
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    let serviceError = toServiceError(error);
+    if (!serviceError) {
+      logger.error({ err: error, requestId: res.locals.requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
+      serviceError = new ServiceError('INTERNAL_ERROR');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(serviceError.status).json(errorBody(serviceError));
+  };
+}

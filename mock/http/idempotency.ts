@@ -1,0 +1,61 @@
+// Idempotency (DESIGN.md): scope (customer, key); a replay of the same method, path and body
+// answers the first status and body with X-Idempotent-Replayed: true; the same key with another
+// request is 422 IDEMPOTENCY_KEY_REUSED; while the first is running, 409 in progress. Keys live
+// 24 h of mock time. Requests rejected as invalid (400) or failed by the mock (5xx) do not
+// burn the key, so the caller can correct and retry with it.
+import { createHash } from 'node:crypto';
+import { errorBody, ServiceError } from '../errors/catalogue';
+import type { Clock } from '../clock';
+import type { Store } from '../store/store';
+import type { HandlerResult } from './types';
+
+export function fingerprint(method: string, url: string, body: unknown): string {
+  return createHash('sha256').update(method).update('\u0000').update(url).update('\u0000').update(canonicalJson(body)).digest('base64url');
+}
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export interface IdempotentOutcome {
+  result: HandlerResult;
+  replayed: boolean;
+}
+
+export async function runIdempotent(
+  store: Store,
+  clock: Clock,
+  ttlMs: number,
+  scopeKey: string,
+  print: string,
+  run: () => Promise<HandlerResult>,
+): Promise<IdempotentOutcome> {
+  const claim = await store.claimIdempotencyKey(scopeKey, print, clock.now(), ttlMs);
+  if (claim.outcome !== 'CLAIMED') {
+    if (claim.entry.fingerprint !== print) throw new ServiceError('IDEMPOTENCY_KEY_REUSED');
+    if (claim.outcome === 'IN_PROGRESS') throw new ServiceError('IDEMPOTENCY_REQUEST_IN_PROGRESS');
+    return { result: claim.entry.response as HandlerResult, replayed: true };
+  }
+  let result: HandlerResult;
+  try {
+    result = await run();
+  } catch (error) {
+    if (error instanceof ServiceError && error.status !== 400 && error.status < 500) {
+      // A decided outcome (404, 409, 422) is part of the request's history: replay it.
+      await store.completeIdempotencyKey(scopeKey, { status: error.status, body: errorBody(error) });
+    } else {
+      await store.releaseIdempotencyKey(scopeKey);
+    }
+    throw error;
+  }
+  await store.completeIdempotencyKey(scopeKey, { status: result.status, body: result.body });
+  return { result, replayed: false };
+}

@@ -1,0 +1,11 @@
+// Seed "Versioning": optional X-Service-Version; absent means the default. This mock serves
+// version 1 only (DESIGN.md: anything else is 400 UNSUPPORTED_VERSION).
+import { ServiceError } from '../errors/catalogue';
+
+export const SUPPORTED_VERSIONS = ['1'];
+
+export function checkVersion(header: string | string[] | undefined): void {
+  if (header === undefined) return;
+  const value = Array.isArray(header) ? header.join(',') : header.trim();
+  if (!SUPPORTED_VERSIONS.includes(value)) throw new ServiceError('UNSUPPORTED_VERSION', { requested: value, supported: SUPPORTED_VERSIONS });
+}

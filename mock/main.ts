@@ -1,0 +1,90 @@
+// The entry point: reads the configuration once (environment, then flags), builds the app and
+// listens. `fos-mock serve` is what `npm start` runs.
+import { Command, InvalidArgumentError } from 'commander';
+import { createApp } from './app';
+import { configFromEnv, type Config } from './config';
+import { readFixtures } from './fixtures-loader';
+import { closeDeliveryAgent } from './webhooks/deliver';
+
+function integer(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('must be a whole number');
+  return parsed;
+}
+
+export async function serve(config: Config): Promise<void> {
+  const started = process.hrtime.bigint();
+  const mock = await createApp({ config });
+  const server = mock.app.listen(config.port, config.host);
+  server.on('error', (error) => {
+    mock.logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
+    process.exit(1);
+  });
+  server.on('listening', () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const base = `http://${config.host}:${port}`;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const customers = readFixtures(config.fixturesPath).customers;
+    const lines = [
+      `fos-mock listening on ${base} (ready in ${ms.toFixed(0)} ms; strict responses ${config.strictResponses ? 'on' : 'off'})`,
+      'Demo credentials:',
+      ...customers.map((c) => `  clientId=${c.clientId} clientSecret=${c.clientSecret}  (${c.name})`),
+      'Try:',
+      `  curl -s -X POST ${base}/api/oauth/client/token -H 'Content-Type: application/json' -d '{"clientId":"demo-client","clientSecret":"demo-secret"}'`,
+      `  curl -s ${base}/api/accounts -H "Authorization: Bearer $TOKEN"`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  });
+  const stop = () => {
+    mock.close();
+    server.close(() => void closeDeliveryAgent().finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+export function program(): Command {
+  const cli = new Command('fos-mock').description('Stateful mock of the Financial Operations Service, and its contract-test harness.');
+  cli
+    .command('serve', { isDefault: true })
+    .description('start the mock with its demo data')
+    .option('-p, --port <port>', 'port to listen on (env PORT, default 4010)', integer)
+    .option('--host <host>', 'interface to listen on (env HOST, default 127.0.0.1)')
+    .option('--fixtures <file>', 'fixture file to load (env FIXTURES)')
+    .option('--no-strict', 'do not validate responses against the document (env STRICT_RESPONSES=off)')
+    .option('--auto-settle <ms>', 'settle operations this long after creation, or "off" (env AUTO_SETTLE_MS)')
+    .option('--clock-start <iso>', 'start the mock clock at this instant (env CLOCK_START)')
+    .option('--no-control-api', 'do not serve the /_mock control API (env CONTROL_API=off)')
+    .action(async (flags) => {
+      let config: Config;
+      try {
+        config = configFromEnv(process.env);
+        if (flags.port !== undefined) config.port = flags.port;
+        if (flags.host !== undefined) config.host = flags.host;
+        if (flags.fixtures !== undefined) config.fixturesPath = flags.fixtures;
+        if (flags.strict === false) config.strictResponses = false;
+        if (flags.controlApi === false) config.controlApi = false;
+        if (flags.autoSettle !== undefined) config.autoSettleMs = flags.autoSettle === 'off' ? null : integer(flags.autoSettle);
+        if (flags.clockStart !== undefined) {
+          if (Number.isNaN(Date.parse(flags.clockStart))) throw new Error('--clock-start must be an ISO date-time');
+          config.clockStart = flags.clockStart;
+        }
+      } catch (error) {
+        cli.error(`fos-mock: ${(error as Error).message}`);
+        return;
+      }
+      await serve(config);
+    });
+  return cli;
+}
+
+if (require.main === module) {
+  program()
+    .parseAsync(process.argv)
+    .catch((error: Error) => {
+      process.stderr.write(`fos-mock: ${error.message}\n`);
+      process.exit(1);
+    });
+}

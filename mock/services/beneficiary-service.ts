@@ -1,0 +1,99 @@
+// Beneficiaries and their payment instructions. Instructions have their own state (ours:
+// CREATED → APPROVED | REJECTED | ACTION_REQUIRED) and each transition emits its
+// BENEFICIARY_INSTRUCTION_* event with the seed's payment-instruction payload.
+import { ServiceError } from '../errors/catalogue';
+import { instructionEventPayload, INSTRUCTION_EVENT, moveInstruction, type InstructionStatus } from '../domain/beneficiaries';
+import { readPage, type PageParams } from '../domain/pagination/page';
+import type { Reason } from '../domain/operations/state-machine';
+import type { Beneficiary, PaymentInstruction, Schemas } from '../domain/records';
+import type { Deps } from './deps';
+import { ownBeneficiary } from './ownership';
+
+type BeneficiaryCreate = Schemas['BeneficiaryCreate'];
+type PaymentInstructionCreate = Schemas['PaymentInstructionCreate'];
+
+export class BeneficiaryService {
+  constructor(private readonly deps: Deps) {}
+
+  list(customerId: string, params: PageParams) {
+    const { store, codec } = this.deps;
+    return readPage(codec, `beneficiary:${customerId}`, params, (q) => store.page('beneficiary', { scope: customerId, ...q }), (r) => r);
+  }
+
+  get(customerId: string, beneficiaryId: string): Promise<Beneficiary> {
+    return ownBeneficiary(this.deps.store, customerId, beneficiaryId);
+  }
+
+  async create(customerId: string, body: BeneficiaryCreate): Promise<Beneficiary> {
+    const { store, clock, newId } = this.deps;
+    const at = clock.nowIso();
+    const beneficiary: Beneficiary = {
+      id: newId(),
+      customerId,
+      entity: body.entity,
+      relationshipType: body.relationshipType,
+      paymentInstructions: (body.paymentInstructions ?? []).map((input) => this.newInstruction(input, at)),
+      createdAt: at,
+      updatedAt: at,
+    };
+    await store.insert('beneficiary', customerId, beneficiary.id, beneficiary);
+    for (const instruction of beneficiary.paymentInstructions) this.publish(beneficiary, instruction);
+    return beneficiary;
+  }
+
+  async addInstruction(customerId: string, beneficiaryId: string, input: PaymentInstructionCreate): Promise<Beneficiary> {
+    const { store, clock } = this.deps;
+    await ownBeneficiary(store, customerId, beneficiaryId);
+    const at = clock.nowIso();
+    const instruction = this.newInstruction(input, at);
+    const updated = (await store.update('beneficiary', beneficiaryId, (current) => ({
+      ...current,
+      paymentInstructions: [...current.paymentInstructions, instruction],
+      updatedAt: at,
+    }))) as Beneficiary;
+    this.publish(updated, instruction);
+    return updated;
+  }
+
+  /** Approves, rejects or flags an instruction (control API). */
+  async moveInstruction(customerId: string, beneficiaryId: string, instructionId: string, to: InstructionStatus, reason?: Reason): Promise<Beneficiary> {
+    const { store, clock } = this.deps;
+    const beneficiary = await ownBeneficiary(store, customerId, beneficiaryId);
+    if (!beneficiary.paymentInstructions.some((pi) => pi.id === instructionId)) {
+      throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'paymentInstruction', id: instructionId }, `No payment instruction with id ${instructionId}.`);
+    }
+    const at = clock.nowIso();
+    const updated = (await store.update('beneficiary', beneficiaryId, (current) => ({
+      ...current,
+      paymentInstructions: current.paymentInstructions.map((pi) => (pi.id === instructionId ? moveInstruction(pi, to, at, reason) : pi)),
+      updatedAt: at,
+    }))) as Beneficiary;
+    this.publish(updated, updated.paymentInstructions.find((pi) => pi.id === instructionId) as PaymentInstruction);
+    return updated;
+  }
+
+  private newInstruction(input: PaymentInstructionCreate, at: string): PaymentInstruction {
+    const instruction: PaymentInstruction = {
+      id: this.deps.newId(),
+      asset: input.asset,
+      currentState: { status: 'CREATED', createdAt: at },
+      address: input.address,
+      createdAt: at,
+    };
+    if (input.documents) instruction.documents = input.documents;
+    if (input.custodyDetail) instruction.custodyDetail = input.custodyDetail;
+    return instruction;
+  }
+
+  private publish(beneficiary: Beneficiary, instruction: PaymentInstruction): void {
+    const status = (instruction.currentState.status ?? 'CREATED') as InstructionStatus;
+    const atTime = instruction.currentState.createdAt;
+    this.deps.events.publish({
+      eventType: INSTRUCTION_EVENT[status],
+      resource: 'BENEFICIARY',
+      customerId: beneficiary.customerId,
+      atTime,
+      payload: instructionEventPayload(beneficiary, instruction, atTime),
+    });
+  }
+}

@@ -1,0 +1,27 @@
+// What every service is given: the store, the clock and the rest, injected by the app factory.
+import type { ControllableClock } from '../clock';
+import type { Config } from '../config';
+import type { CursorCodec } from '../domain/pagination/cursor';
+import type { AssetScales } from '../domain/money';
+import type { Rate } from '../domain/quotes';
+import type { EventBus } from '../events/event-bus';
+import type { Scheduler } from '../scheduler';
+import type { Store } from '../store/store';
+import type { KeyedLock } from './keyed-lock';
+
+export interface ReferenceData {
+  rates: Rate[];
+  scales: AssetScales;
+}
+
+export interface Deps {
+  store: Store;
+  clock: ControllableClock;
+  config: Config;
+  codec: CursorCodec;
+  events: EventBus;
+  scheduler: Scheduler;
+  reference: ReferenceData;
+  lock: KeyedLock;
+  newId: () => string;
+}

@@ -1,0 +1,209 @@
+// Operations: deposit, withdrawal, swap and transfer creation with the seed's quote rules, and
+// their settlement (DESIGN.md "Operations"): balances per account and asset, a short balance
+// fails the operation with INSUFFICIENT_BALANCE, only confirmed rail transactions are recorded.
+import { ServiceError } from '../errors/catalogue';
+import { amount, fitsScale, isPositive, scaleOf } from '../domain/money';
+import { buildOperation } from '../domain/operations/build';
+import { settlementPlan, type BalanceMove } from '../domain/operations/settlement';
+import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } from '../domain/operations/state-machine';
+import { readPage, type PageParams } from '../domain/pagination/page';
+import { buildDepositBrCode } from '../domain/pix';
+import { assertQuoteUsable } from '../domain/quotes';
+import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../domain/records';
+import type { Deps } from './deps';
+import { ownAccount, ownBeneficiary, ownOperation } from './ownership';
+import { assertAssetsEnabled, type QuoteService } from './quote-service';
+
+type DepositCreate = Schemas['DepositCreate'];
+type WithdrawalCreate = Schemas['WithdrawalCreate'];
+type SwapCreate = Schemas['SwapCreate'];
+type TransferCreate = Schemas['TransferCreate'];
+
+/** How long the PIX QR code of a deposit can be paid (ours: one hour of mock time). */
+const FUNDING_WINDOW_MS = 60 * 60 * 1000;
+
+export class OperationService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly quotes: QuoteService,
+  ) {}
+
+  list(customerId: string, params: PageParams) {
+    const { store, codec } = this.deps;
+    return readPage(codec, `operation:${customerId}`, params, (q) => store.page('operation', { scope: customerId, ...q }), (r) => r);
+  }
+
+  get(customerId: string, operationId: string): Promise<Operation> {
+    return ownOperation(this.deps.store, customerId, operationId);
+  }
+
+  async createDeposit(customerId: string, body: DepositCreate): Promise<Operation> {
+    const account = await ownAccount(this.deps.store, customerId, body.accountId, 'accountId');
+    const quote = await this.usableQuote(customerId, body.accountId, body.quoteId);
+    const id = this.deps.newId();
+    const payer = body.payer;
+    const fundingInstruction = {
+      rail: body.fundingInstruction.rail,
+      payload: buildDepositBrCode({
+        operationId: id,
+        merchantName: ownerName(account),
+        merchantCity: account.account.owner.address?.city ?? 'SAO PAULO',
+      }),
+      expiresAt: new Date(this.deps.clock.now() + FUNDING_WINDOW_MS).toISOString(),
+    };
+    const intent = payer ? { type: 'DEPOSIT' as const, fundingInstruction, payer } : { type: 'DEPOSIT' as const, fundingInstruction };
+    return this.open(id, customerId, account, quote, intent);
+  }
+
+  async createWithdrawal(customerId: string, body: WithdrawalCreate): Promise<Operation> {
+    const account = await ownAccount(this.deps.store, customerId, body.accountId, 'accountId');
+    const beneficiary = await ownBeneficiary(this.deps.store, customerId, body.beneficiary.id, 'beneficiary.id');
+    const quote = await this.usableQuote(customerId, body.accountId, body.quoteId);
+    // The payout goes to an instruction for the asset the beneficiary receives (the quote's target).
+    const instruction = beneficiary.paymentInstructions.find(
+      (pi) => pi.asset === quote.targetAsset && ['CREATED', 'APPROVED'].includes(String(pi.currentState.status ?? 'APPROVED')),
+    );
+    if (!instruction) {
+      throw new ServiceError('VALIDATION_ERROR', {
+        fields: [{ field: 'body.beneficiary.id', message: `beneficiary has no usable ${quote.targetAsset} payment instruction` }],
+      });
+    }
+    const intent = { type: 'WITHDRAWAL' as const, beneficiary: { id: beneficiary.id, paymentInstructionId: instruction.id } };
+    return this.open(this.deps.newId(), customerId, account, quote, intent);
+  }
+
+  async createSwap(customerId: string, body: SwapCreate): Promise<Operation> {
+    const account = await ownAccount(this.deps.store, customerId, body.accountId, 'accountId');
+    const quote = await this.usableQuote(customerId, body.accountId, body.quoteId);
+    if (quote.sourceAsset === quote.targetAsset) {
+      throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.quoteId', message: 'a swap needs a quote between two different assets' }] });
+    }
+    return this.open(this.deps.newId(), customerId, account, quote, { type: 'SWAP' as const });
+  }
+
+  async createTransfer(customerId: string, body: TransferCreate): Promise<Operation> {
+    const { store, reference } = this.deps;
+    const account = await ownAccount(store, customerId, body.accountId, 'accountId');
+    const target = await ownAccount(store, customerId, body.targetAccountId, 'targetAccountId');
+    if (target.account.id === account.account.id) {
+      throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.targetAccountId', message: 'must differ from accountId' }] });
+    }
+    assertAssetsEnabled(account.account, [body.asset]);
+    assertAssetsEnabled(target.account, [body.asset]);
+    const scale = scaleOf(body.asset, reference.scales);
+    if (!isPositive(body.amount)) throw invalidAmount('must be greater than zero');
+    if (!fitsScale(body.amount, scale)) throw invalidAmount(`has more than ${scale} decimal places`);
+    // Seed: "a transfer takes no quoteId; a 1:1 quote is generated internally".
+    const quote = await this.quotes.make(customerId, account.account.id, { sourceAsset: body.asset, targetAsset: body.asset, sourceAmount: body.amount }, true);
+    const intent = { type: 'TRANSFER' as const, targetAccount: { id: target.account.id, owner: ownerName(target) } };
+    return this.open(this.deps.newId(), customerId, account, quote, intent);
+  }
+
+  private async usableQuote(customerId: string, accountId: string, quoteId: string): Promise<QuoteRecord> {
+    return assertQuoteUsable(await this.deps.store.get('quote', quoteId), customerId, accountId, this.deps.clock.now());
+  }
+
+  /** Consumes the quote (atomically: of concurrent callers exactly one wins) and records the operation. */
+  private async open(id: string, customerId: string, account: AccountRecord, quote: QuoteRecord, intent: Operation['intent']): Promise<Operation> {
+    const { store, clock, reference } = this.deps;
+    if (!(await store.consumeQuote(quote.id, id))) throw new ServiceError('QUOTE_ALREADY_CONSUMED');
+    const operation = buildOperation({
+      id,
+      customerId,
+      accountId: account.account.id,
+      sourceAmount: amount(quote.sourceAmount, quote.sourceAsset, reference.scales),
+      targetAmount: amount(quote.targetAmount, quote.targetAsset, reference.scales),
+      intent,
+      quote: { id: quote.id, rate: quote.rate, expiresAt: quote.expiresAt },
+      accountTags: account.account.tags,
+      at: clock.nowIso(),
+    });
+    try {
+      await store.insert('operation', customerId, id, operation);
+    } catch (error) {
+      await store.releaseQuote(quote.id, id);
+      throw error;
+    }
+    this.publish(operation);
+    this.scheduleAutoSettle(customerId, id);
+    return operation;
+  }
+
+  private scheduleAutoSettle(customerId: string, id: string): void {
+    const delay = this.deps.config.autoSettleMs;
+    if (delay === null) return;
+    this.deps.scheduler.in(delay, async () => {
+      const current = await this.deps.store.get('operation', id);
+      if (current?.currentState.status === 'REQUESTED') await this.settle(customerId, id);
+    });
+  }
+
+  /**
+   * Settles a REQUESTED (or ACTION_REQUIRED) operation: debits first, all or nothing; a short
+   * balance fails it with INSUFFICIENT_BALANCE; otherwise credits follow and it is COMPLETED.
+   */
+  settle(customerId: string, operationId: string): Promise<Operation> {
+    return this.deps.lock.run(operationId, async () => {
+      const { store, clock, newId } = this.deps;
+      const operation = await ownOperation(store, customerId, operationId);
+      const status = operation.currentState.status as OperationStatus;
+      if (status !== 'REQUESTED' && status !== 'ACTION_REQUIRED') {
+        throw new ServiceError('INVALID_STATE_TRANSITION', { from: status, to: 'COMPLETED' }, `An operation in ${status} cannot become COMPLETED.`);
+      }
+      const plan = settlementPlan(operation);
+      const applied: BalanceMove[] = [];
+      for (const debit of plan.debits) {
+        if ((await store.moveBalance(debit.accountId, debit.asset, debit.delta)) === null) {
+          for (const undo of applied) await store.moveBalance(undo.accountId, undo.asset, undo.delta.replace(/^-/, ''));
+          const balance = await store.getBalance(debit.accountId, debit.asset);
+          return this.transition(operation, 'FAILED', {
+            reason: { code: 'INSUFFICIENT_BALANCE', message: `The ${debit.asset} balance is too low for this operation.`, details: { asset: debit.asset, balance } },
+          });
+        }
+        applied.push(debit);
+      }
+      for (const credit of plan.credits) await store.moveBalance(credit.accountId, credit.asset, credit.delta);
+      const at = clock.nowIso();
+      const transactions = plan.transactions.map((t) => ({ id: newId(), rail: t.rail, direction: t.direction, amount: t.amount, status: 'CONFIRMED' as const, confirmedAt: at }));
+      return this.transition(operation, 'COMPLETED', { transactions });
+    });
+  }
+
+  /** Fails or flags an operation (control API), or returns a flagged one to processing. */
+  move(customerId: string, operationId: string, to: Exclude<OperationStatus, 'COMPLETED'>, reason?: Reason): Promise<Operation> {
+    return this.deps.lock.run(operationId, async () => {
+      const operation = await ownOperation(this.deps.store, customerId, operationId);
+      return this.transition(operation, to, { reason });
+    });
+  }
+
+  private async transition(operation: Operation, to: OperationStatus, extra: Parameters<typeof moveOperation>[3]): Promise<Operation> {
+    const at = this.deps.clock.nowIso();
+    const moved = await this.deps.store.update('operation', operation.id, (current) => moveOperation(current, to, at, extra));
+    const result = moved as Operation;
+    this.publish(result);
+    return result;
+  }
+
+  private publish(operation: Operation): void {
+    const status = operation.currentState.status as OperationStatus;
+    const eventType = OPERATION_EVENT[status];
+    const atTime = operation.currentState.createdAt;
+    this.deps.events.publish({
+      eventType,
+      resource: 'OPERATION',
+      customerId: operation.customer.id,
+      atTime,
+      payload: { id: operation.id, customerId: operation.customer.id, eventType, atTime, data: operation },
+    });
+  }
+}
+
+function ownerName(record: AccountRecord): string {
+  const owner = record.account.owner;
+  return owner.type === 'COMPANY' ? owner.legalName : `${owner.firstName} ${owner.lastName}`;
+}
+
+function invalidAmount(message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.amount', message }] });
+}

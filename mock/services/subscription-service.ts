@@ -1,0 +1,115 @@
+// Webhook subscriptions (seed: create body rules; DESIGN.md: list/get/update/delete) and the
+// execution-log listing with the `filters` grammar.
+import { ServiceError } from '../errors/catalogue';
+import { EXECUTION_LOG_FIELDS, FilterSyntaxError, matchesFilter, parseFilter, type FilterNode } from '../domain/filters';
+import { RESOURCE_EVENTS, RESOURCE_NAMES } from '../domain/event-catalogue';
+import { readPage, type PageParams } from '../domain/pagination/page';
+import type { ExecutionLog, Schemas, Subscription, SubscriptionRecord } from '../domain/records';
+import { urlProblem } from '../domain/url-policy';
+import type { Deps } from './deps';
+import { ownSubscription } from './ownership';
+
+type SubscriptionCreate = Schemas['SubscriptionCreate'];
+type SubscriptionUpdate = Schemas['SubscriptionUpdate'];
+type SubscriptionResource = Schemas['SubscriptionResource'];
+
+export class SubscriptionService {
+  constructor(private readonly deps: Deps) {}
+
+  async create(customerId: string, body: SubscriptionCreate): Promise<Subscription> {
+    const { store, clock, newId } = this.deps;
+    this.checkUrl(body.url);
+    const includeAll = body.includeAll === true;
+    // Seed: "when true the subscription covers every resource and event type and `resources` is ignored".
+    const resources = includeAll ? everything() : checkedResources(body.resources ?? []);
+    const at = clock.nowIso();
+    const subscription: Subscription = { id: newId(), companyId: customerId, url: body.url, resources, allowRetry: body.allowRetry === true, createdAt: at, updatedAt: at };
+    await store.insert('subscription', customerId, subscription.id, { subscription, includeAll });
+    return subscription;
+  }
+
+  list(customerId: string, params: PageParams) {
+    const { store, codec } = this.deps;
+    return readPage(codec, `subscription:${customerId}`, params, (q) => store.page('subscription', { scope: customerId, ...q }), (r) => r.subscription);
+  }
+
+  async get(customerId: string, subscriptionId: string): Promise<Subscription> {
+    return (await ownSubscription(this.deps.store, customerId, subscriptionId)).subscription;
+  }
+
+  async update(customerId: string, subscriptionId: string, body: SubscriptionUpdate): Promise<Subscription> {
+    const { store, clock } = this.deps;
+    await ownSubscription(store, customerId, subscriptionId);
+    if (body.url !== undefined) this.checkUrl(body.url);
+    const resources = body.includeAll === true ? everything() : body.resources !== undefined ? checkedResources(body.resources) : undefined;
+    const updated = (await store.update('subscription', subscriptionId, (current): SubscriptionRecord => {
+      const includeAll = body.includeAll === true ? true : body.resources !== undefined ? false : body.includeAll === false ? false : current.includeAll;
+      const subscription: Subscription = {
+        ...current.subscription,
+        url: body.url ?? current.subscription.url,
+        allowRetry: body.allowRetry ?? current.subscription.allowRetry,
+        resources: resources ?? current.subscription.resources,
+        updatedAt: clock.nowIso(),
+      };
+      return { subscription, includeAll };
+    })) as SubscriptionRecord;
+    return updated.subscription;
+  }
+
+  async remove(customerId: string, subscriptionId: string): Promise<void> {
+    await ownSubscription(this.deps.store, customerId, subscriptionId);
+    await this.deps.store.remove('subscription', subscriptionId);
+  }
+
+  async listLogs(customerId: string, subscriptionId: string, params: PageParams & { filters?: string }) {
+    const { store, codec } = this.deps;
+    await ownSubscription(store, customerId, subscriptionId);
+    const filter = params.filters === undefined || params.filters === '' ? undefined : parseLogFilter(params.filters);
+    const where = filter ? (log: ExecutionLog) => matchesFilter(filter, log as unknown as Record<string, unknown>) : undefined;
+    return readPage(codec, `executionLog:${subscriptionId}`, params, (q) => store.page('executionLog', { scope: subscriptionId, where, ...q }), (r) => r);
+  }
+
+  async getLog(customerId: string, subscriptionId: string, logId: string): Promise<{ subscription: SubscriptionRecord; log: ExecutionLog }> {
+    const subscription = await ownSubscription(this.deps.store, customerId, subscriptionId);
+    const log = await this.deps.store.get('executionLog', logId);
+    if (!log || log.subscriptionId !== subscriptionId) {
+      throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'executionLog', id: logId }, `No execution log with id ${logId}.`);
+    }
+    return { subscription, log };
+  }
+
+  private checkUrl(url: string): void {
+    const problem = urlProblem(url, this.deps.config.urlPolicy);
+    if (problem) throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.url', message: problem }] });
+  }
+}
+
+function everything(): SubscriptionResource[] {
+  return RESOURCE_NAMES.map((name) => ({ name, events: [...RESOURCE_EVENTS[name]] }));
+}
+
+/** Seed: resource names unique; ours: each event must belong to the resource it is listed under. */
+function checkedResources(resources: SubscriptionResource[]): SubscriptionResource[] {
+  const fields: Array<{ field: string; message: string }> = [];
+  const seen = new Set<string>();
+  resources.forEach((resource, i) => {
+    if (seen.has(resource.name)) fields.push({ field: `body.resources.${i}.name`, message: `${resource.name} is listed twice; resource names must be unique` });
+    seen.add(resource.name);
+    resource.events.forEach((event, j) => {
+      if (!RESOURCE_EVENTS[resource.name].includes(event)) {
+        fields.push({ field: `body.resources.${i}.events.${j}`, message: `${event} is not an event of ${resource.name} (${RESOURCE_EVENTS[resource.name].join(', ')})` });
+      }
+    });
+  });
+  if (fields.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields });
+  return resources.map((r) => ({ name: r.name, events: [...new Set(r.events)] }));
+}
+
+function parseLogFilter(text: string): FilterNode {
+  try {
+    return parseFilter(text, EXECUTION_LOG_FIELDS);
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) throw new ServiceError('INVALID_FILTER', { position: error.position, reason: error.message });
+    throw error;
+  }
+}

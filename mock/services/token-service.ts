@@ -1,0 +1,69 @@
+// Access tokens (seed "Authentication"): HS256 JWTs from jose with sub = customer id and
+// exp = now + 82800 s by the mock clock. Verification pins the algorithm (no `alg: none`),
+// checks issuer, audience and expiry against the mock clock, and that the customer still exists.
+import { timingSafeEqual } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import { ServiceError } from '../errors/catalogue';
+import type { Deps } from './deps';
+
+const ISSUER = 'fos-mock';
+const AUDIENCE = 'fos-api';
+const TOKEN_TYPE = 'at+jwt';
+
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(private readonly deps: Deps) {
+    this.key = new TextEncoder().encode(deps.config.secret);
+  }
+
+  async issue(clientId: string, clientSecret: string) {
+    const client = await this.deps.store.get('client', clientId);
+    const customer = client && (await this.deps.store.get('customer', client.customerId));
+    if (!client || !customer || customer.deleted || !constantTimeEqual(client.clientSecret, clientSecret)) {
+      throw new ServiceError('INVALID_CLIENT');
+    }
+    const now = Math.floor(this.deps.clock.now() / 1000);
+    const expiresIn = this.deps.config.tokenLifetimeSeconds;
+    const accessToken = await new SignJWT({ client_id: clientId })
+      .setProtectedHeader({ alg: 'HS256', typ: TOKEN_TYPE })
+      .setSubject(customer.id)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(now)
+      .setExpirationTime(now + expiresIn)
+      .setJti(this.deps.newId())
+      .sign(this.key);
+    return { accessToken, tokenType: 'Bearer' as const, expiresIn };
+  }
+
+  /** The customer id a bearer token stands for; 401 UNAUTHORIZED for anything else. */
+  async verify(authorization: string | undefined): Promise<string> {
+    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/.exec(authorization ?? '');
+    if (!match) throw new ServiceError('UNAUTHORIZED', { reason: authorization ? 'the Authorization header is not a Bearer JWT' : 'no Authorization header' });
+    let subject: string | undefined;
+    try {
+      const { payload } = await jwtVerify(match[1] as string, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        typ: TOKEN_TYPE,
+        requiredClaims: ['sub', 'exp', 'iat'],
+        currentDate: new Date(this.deps.clock.now()),
+      });
+      subject = payload.sub;
+    } catch (error) {
+      const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
+      throw new ServiceError('UNAUTHORIZED', { reason: expired ? 'the token has expired' : 'the token is not valid' });
+    }
+    const customer = subject ? await this.deps.store.get('customer', subject) : undefined;
+    if (!customer || customer.deleted) throw new ServiceError('UNAUTHORIZED', { reason: 'the token is not valid' });
+    return customer.id;
+  }
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

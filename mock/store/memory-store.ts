@@ -1,0 +1,168 @@
+// In-memory store: the default. Records are immutable values (domain code builds a new object
+// for every change), so they are handed out without copying.
+import Decimal from 'decimal.js';
+import type { RecordTypes } from '../domain/records';
+import { sliceSorted } from './slice';
+import { SortedIndex } from './sorted-index';
+import type { IdempotencyClaim, IdempotencyEntry, Kind, PageQuery, PageSlice, Store } from './store';
+
+interface Entry {
+  key: number;
+  scope: string;
+  record: unknown;
+}
+
+/** Expired idempotency keys are swept after this many new claims (lazy expiry in between). */
+const SWEEP_EVERY = 1000;
+
+export class MemoryStore implements Store {
+  private sequence = 0;
+  private readonly entries = new Map<Kind, Map<string, Entry>>();
+  private readonly indexes = new Map<string, SortedIndex>();
+  private readonly byKey = new Map<string, string>();
+  private readonly balanceTable = new Map<string, Decimal>();
+  private readonly idempotency = new Map<string, IdempotencyEntry>();
+  private claimsSinceSweep = 0;
+
+  private table(kind: Kind): Map<string, Entry> {
+    let table = this.entries.get(kind);
+    if (!table) this.entries.set(kind, (table = new Map()));
+    return table;
+  }
+
+  private index(kind: Kind, scope: string): SortedIndex {
+    const name = `${kind}\u0000${scope}`;
+    let index = this.indexes.get(name);
+    if (!index) this.indexes.set(name, (index = new SortedIndex()));
+    return index;
+  }
+
+  async get<K extends Kind>(kind: K, id: string): Promise<RecordTypes[K] | undefined> {
+    return this.table(kind).get(id)?.record as RecordTypes[K] | undefined;
+  }
+
+  async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void> {
+    const table = this.table(kind);
+    if (table.has(id)) throw new Error(`store: ${kind} ${id} exists already`);
+    const key = ++this.sequence;
+    table.set(id, { key, scope, record });
+    this.index(kind, scope).append(key);
+    this.byKey.set(`${kind}\u0000${key}`, id);
+  }
+
+  async replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void> {
+    const entry = this.table(kind).get(id);
+    if (!entry) throw new Error(`store: ${kind} ${id} does not exist`);
+    entry.record = record;
+  }
+
+  async update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined> {
+    // Synchronous between read and write: no other request can interleave.
+    const entry = this.table(kind).get(id);
+    if (!entry) return undefined;
+    entry.record = change(entry.record as RecordTypes[K]);
+    return entry.record as RecordTypes[K];
+  }
+
+  async remove(kind: Kind, id: string): Promise<void> {
+    const table = this.table(kind);
+    const entry = table.get(id);
+    if (!entry) return;
+    table.delete(id);
+    this.index(kind, entry.scope).remove(entry.key);
+    this.byKey.delete(`${kind}\u0000${entry.key}`);
+  }
+
+  async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
+    const index = this.index(kind, scope);
+    const out: Array<RecordTypes[K]> = [];
+    for (let i = 0; i < index.size; i++) out.push(this.recordAt(kind, index.at(i) as number) as RecordTypes[K]);
+    return out;
+  }
+
+  private recordAt(kind: Kind, key: number): unknown {
+    const id = this.byKey.get(`${kind}\u0000${key}`) as string;
+    return this.table(kind).get(id)?.record;
+  }
+
+  async page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>> {
+    const index = this.index(kind, query.scope);
+    const keys = { size: index.size, keyAt: (slot: number) => index.at(slot) as number, lowerBound: (key: number) => index.lowerBound(key) };
+    const where = query.where;
+    const slice = sliceSorted(keys, {
+      limit: query.limit,
+      order: query.order,
+      from: query.from,
+      matchesSlot: where ? (slot) => where(this.recordAt(kind, keys.keyAt(slot)) as RecordTypes[K]) : undefined,
+    });
+    return {
+      items: slice.slots.map((slot) => ({ key: keys.keyAt(slot), record: this.recordAt(kind, keys.keyAt(slot)) as RecordTypes[K] })),
+      hasBefore: slice.hasBefore,
+      hasAfter: slice.hasAfter,
+    };
+  }
+
+  async consumeQuote(quoteId: string, operationId: string): Promise<boolean> {
+    // No await between the check and the set: within one event loop this is atomic.
+    const entry = this.table('quote').get(quoteId);
+    const quote = entry?.record as RecordTypes['quote'] | undefined;
+    if (!entry || !quote || quote.operationId !== null) return false;
+    entry.record = { ...quote, operationId };
+    return true;
+  }
+
+  async releaseQuote(quoteId: string, operationId: string): Promise<void> {
+    const entry = this.table('quote').get(quoteId);
+    const quote = entry?.record as RecordTypes['quote'] | undefined;
+    if (entry && quote?.operationId === operationId) entry.record = { ...quote, operationId: null };
+  }
+
+  async getBalance(accountId: string, asset: string): Promise<string> {
+    return (this.balanceTable.get(`${accountId}:${asset}`) ?? new Decimal(0)).toFixed();
+  }
+
+  async setBalance(accountId: string, asset: string, value: string): Promise<void> {
+    this.balanceTable.set(`${accountId}:${asset}`, new Decimal(value));
+  }
+
+  async moveBalance(accountId: string, asset: string, delta: string): Promise<string | null> {
+    const key = `${accountId}:${asset}`;
+    const next = (this.balanceTable.get(key) ?? new Decimal(0)).plus(delta);
+    if (next.isNegative()) return null;
+    this.balanceTable.set(key, next);
+    return next.toFixed();
+  }
+
+  async balances(accountId: string): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const [key, value] of this.balanceTable) {
+      const [account, asset] = key.split(':') as [string, string];
+      if (account === accountId) out[asset] = value.toFixed();
+    }
+    return out;
+  }
+
+  async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
+    if (++this.claimsSinceSweep >= SWEEP_EVERY) this.sweep(now);
+    const existing = this.idempotency.get(key);
+    if (existing && existing.expiresAt > now) {
+      return existing.state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry: existing } : { outcome: 'DONE', entry: existing };
+    }
+    this.idempotency.set(key, { fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs });
+    return { outcome: 'CLAIMED' };
+  }
+
+  async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
+    const entry = this.idempotency.get(key);
+    if (entry) this.idempotency.set(key, { ...entry, state: 'DONE', response });
+  }
+
+  async releaseIdempotencyKey(key: string): Promise<void> {
+    this.idempotency.delete(key);
+  }
+
+  private sweep(now: number): void {
+    this.claimsSinceSweep = 0;
+    for (const [key, entry] of this.idempotency) if (entry.expiresAt <= now) this.idempotency.delete(key);
+  }
+}

@@ -1,0 +1,66 @@
+// The store interface. Async from day one so a shared (Redis) store can drop in; every rule
+// that must hold under concurrency is one atomic call here, never a read-then-write in a handler.
+import type { RecordTypes } from '../domain/records';
+
+export type Kind = keyof RecordTypes;
+export type SortOrder = 'ASCENDING' | 'DESCENDING';
+
+export interface PageQuery<T> {
+  /** The list's owner: a customer id, or a subscription id for execution logs. */
+  scope: string;
+  limit: number;
+  order: SortOrder;
+  /** Position key (insertion sequence) the page starts from, exclusive. */
+  from?: { key: number; direction: 'NEXT' | 'PREVIOUS' };
+  /** Only records matching this are returned (execution-log filters). */
+  where?: (record: T) => boolean;
+}
+
+export interface PageSlice<T> {
+  items: Array<{ key: number; record: T }>;
+  hasBefore: boolean;
+  hasAfter: boolean;
+}
+
+export interface IdempotencyEntry {
+  fingerprint: string;
+  state: 'IN_PROGRESS' | 'DONE';
+  expiresAt: number;
+  response?: { status: number; body: unknown };
+}
+
+export type IdempotencyClaim =
+  | { outcome: 'CLAIMED' }
+  | { outcome: 'IN_PROGRESS'; entry: IdempotencyEntry }
+  | { outcome: 'DONE'; entry: IdempotencyEntry };
+
+export interface Store {
+  get<K extends Kind>(kind: K, id: string): Promise<RecordTypes[K] | undefined>;
+  insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void>;
+  /** Replaces a record that exists; its place in lists is unchanged. */
+  replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void>;
+  /**
+   * Atomic read-modify-write: `change` sees the current record and returns the new one (or
+   * throws to abort). Resolves to the new record, or undefined when there is none.
+   */
+  update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined>;
+  remove(kind: Kind, id: string): Promise<void>;
+  page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>>;
+  /** Every record of a kind in a scope, in insertion order (small sets only: subscriptions of a customer). */
+  all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>>;
+
+  /** Atomically marks the quote used by `operationId`; false when another operation already holds it. */
+  consumeQuote(quoteId: string, operationId: string): Promise<boolean>;
+  /** Gives a consumed quote back (the operation that took it was not created). */
+  releaseQuote(quoteId: string, operationId: string): Promise<void>;
+
+  getBalance(accountId: string, asset: string): Promise<string>;
+  setBalance(accountId: string, asset: string, value: string): Promise<void>;
+  /** Atomically adds `delta` (a decimal string, may be negative); refuses (null) when the result would be negative. */
+  moveBalance(accountId: string, asset: string, delta: string): Promise<string | null>;
+  balances(accountId: string): Promise<Record<string, string>>;
+
+  claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim>;
+  completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void>;
+  releaseIdempotencyKey(key: string): Promise<void>;
+}

@@ -1,0 +1,69 @@
+// One delivery attempt: POST the body with the seed's headers, with a time-out and without
+// following redirects. Seed: "Any 2xx response counts as successful delivery; anything else,
+// or a network error, is a failure"; httpStatus is 0 when no answer arrived.
+import { Agent, request } from 'undici';
+
+export interface DeliveryRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface DeliveryOutcome {
+  ok: boolean;
+  httpStatus: number;
+  error: string | null;
+}
+
+// Keep-alive connections to receivers; redirects are never followed (undici's request does not).
+const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+
+export async function deliver(delivery: DeliveryRequest): Promise<DeliveryOutcome> {
+  const signal = AbortSignal.timeout(delivery.timeoutMs);
+  try {
+    const response = await request(delivery.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...delivery.headers },
+      body: delivery.body,
+      signal,
+      dispatcher: agent,
+    });
+    // Drain the answer so the connection can be reused; its content does not matter.
+    await response.body.dump({ signal }).catch(() => undefined);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    const redirect = response.statusCode >= 300 && response.statusCode < 400;
+    return {
+      ok,
+      httpStatus: response.statusCode,
+      error: ok ? null : redirect ? `the endpoint answered ${response.statusCode} (redirects are not followed)` : `the endpoint answered ${response.statusCode}`,
+    };
+  } catch (error) {
+    return { ok: false, httpStatus: 0, error: describeNetworkError(error, delivery.timeoutMs) };
+  }
+}
+
+export function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; code?: string; cause?: { code?: string }; message?: string };
+  const code = e.code ?? e.cause?.code;
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `timed out after ${timeoutMs} ms with no answer`;
+  }
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return 'connection reset before an answer';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    default:
+      return `network error: ${code ?? e.message ?? 'unknown'}`;
+  }
+}
+
+export async function closeDeliveryAgent(): Promise<void> {
+  await agent.close();
+}

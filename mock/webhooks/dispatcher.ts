@@ -1,0 +1,146 @@
+// Turns domain events into webhook deliveries (DESIGN.md "Webhook delivery"):
+// - a subscription receives the events of the resources and event types it names, of its own
+//   customer only;
+// - publishing never waits: each subscription has its own queue, so a slow or dead receiver
+//   delays only its own deliveries; first attempts of one subscription go out one at a time,
+//   in the order the events happened (a retry re-enters the queue when it falls due, so it
+//   may arrive after later events);
+// - one execution log per attempt; the message id is kept across retries and resends;
+//   retryAttempts counts the attempts before this one;
+// - with allowRetry, failures are retried on the schedule in mock time; the last log says
+//   when the attempts ran out.
+import type { Logger } from 'pino';
+import type { Contract } from '../../spec/contract';
+import type { Deps } from '../services/deps';
+import type { SubscriptionService } from '../services/subscription-service';
+import type { DomainEvent } from '../events/event-bus';
+import type { ExecutionLog, SubscriptionRecord } from '../domain/records';
+import { deliver, type DeliveryOutcome, type DeliveryRequest } from './deliver';
+
+export interface Message {
+  messageId: string;
+  subscriptionId: string;
+  customerId: string;
+  eventType: ExecutionLog['eventType'];
+  /** The exact body sent, every attempt. */
+  payload: string;
+}
+
+export type Deliver = (delivery: DeliveryRequest) => Promise<DeliveryOutcome>;
+
+export class WebhookDispatcher {
+  private readonly queues = new Map<string, Message[]>();
+  private readonly draining = new Map<string, Promise<void>>();
+  /** Attempts made per message id (retries and resends included). */
+  private readonly attempts = new Map<string, number>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly subscriptions: SubscriptionService,
+    private readonly contract: Contract,
+    private readonly logger: Logger,
+    private readonly send: Deliver = deliver,
+  ) {
+    this.unsubscribe = deps.events.subscribe((event) => void this.accept(event));
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** Resolves when every queue is empty and no delivery is running (retries not yet due excluded). */
+  async idle(): Promise<void> {
+    while (this.draining.size > 0) await Promise.all([...this.draining.values()]);
+  }
+
+  private async accept(event: DomainEvent): Promise<void> {
+    const check = this.contract.checkWebhook(event.eventType, event.payload);
+    if (check.errors.length + check.drift.length > 0) {
+      // The mock's own bug: say so loudly rather than send a body that breaks the document.
+      this.logger.error({ eventType: event.eventType, violations: [...check.errors, ...check.drift] }, 'webhook payload breaks the API document; not sent');
+      return;
+    }
+    const payload = JSON.stringify(event.payload);
+    const subscriptions = await this.deps.store.all('subscription', event.customerId);
+    for (const record of subscriptions) {
+      if (!wants(record, event)) continue;
+      this.enqueue({ messageId: this.deps.newId(), subscriptionId: record.subscription.id, customerId: event.customerId, eventType: event.eventType, payload });
+    }
+  }
+
+  private enqueue(message: Message): void {
+    const queue = this.queues.get(message.subscriptionId) ?? [];
+    queue.push(message);
+    this.queues.set(message.subscriptionId, queue);
+    if (!this.draining.has(message.subscriptionId)) {
+      const run = this.drain(message.subscriptionId).finally(() => this.draining.delete(message.subscriptionId));
+      this.draining.set(message.subscriptionId, run);
+    }
+  }
+
+  private async drain(subscriptionId: string): Promise<void> {
+    const queue = this.queues.get(subscriptionId) as Message[];
+    for (let message = queue.shift(); message; message = queue.shift()) {
+      try {
+        await this.attempt(message, true);
+      } catch (error) {
+        this.logger.error({ err: error, messageId: message.messageId }, 'webhook delivery failed unexpectedly');
+      }
+    }
+    this.queues.delete(subscriptionId);
+  }
+
+  /** One attempt: deliver, log it, and schedule the next one when retries are allowed. */
+  private async attempt(message: Message, retryOnFailure: boolean): Promise<ExecutionLog | undefined> {
+    const { store, clock, config, scheduler, newId } = this.deps;
+    const record = await store.get('subscription', message.subscriptionId);
+    if (!record) return undefined; // deleted since: nothing to deliver to
+    const subscription = record.subscription;
+    const retryAttempts = this.attempts.get(message.messageId) ?? 0;
+    this.attempts.set(message.messageId, retryAttempts + 1);
+    const outcome = await this.send({
+      url: subscription.url,
+      body: message.payload,
+      headers: { 'x-message-id': message.messageId, 'x-event-type': message.eventType },
+      timeoutMs: config.webhookTimeoutMs,
+    });
+    const retriesLeft = subscription.allowRetry && retryAttempts < config.retryScheduleMs.length;
+    let error = outcome.error;
+    if (!outcome.ok && retryOnFailure && subscription.allowRetry && !retriesLeft) error = `${error}; no retries left after ${retryAttempts + 1} attempts`;
+    const at = clock.nowIso();
+    const log: ExecutionLog = {
+      id: newId(),
+      companyId: subscription.companyId,
+      subscriptionId: subscription.id,
+      messageId: message.messageId,
+      eventType: message.eventType,
+      url: subscription.url,
+      payload: message.payload,
+      httpStatus: outcome.httpStatus,
+      error,
+      status: outcome.ok ? 'SUCCESS' : 'FAILED',
+      retryAttempts,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await store.insert('executionLog', subscription.id, log.id, log);
+    if (!outcome.ok && retryOnFailure && retriesLeft) {
+      const delay = config.retryScheduleMs[retryAttempts] as number;
+      scheduler.in(delay, () => this.enqueue(message));
+    }
+    return log;
+  }
+
+  /** Delivers a logged message again, now, as a new attempt with the same message id. */
+  async resend(customerId: string, subscriptionId: string, logId: string): Promise<ExecutionLog> {
+    const { log } = await this.subscriptions.getLog(customerId, subscriptionId, logId);
+    const message: Message = { messageId: log.messageId, subscriptionId, customerId, eventType: log.eventType, payload: log.payload };
+    return (await this.attempt(message, false)) as ExecutionLog;
+  }
+}
+
+function wants(record: SubscriptionRecord, event: DomainEvent): boolean {
+  if (record.includeAll) return true;
+  return record.subscription.resources.some((r) => r.name === event.resource && r.events.includes(event.eventType));
+}

@@ -1,0 +1,188 @@
+// One contract per operation of the document: how to check a request and each response.
+import type { ValidateFunction } from 'ajv/dist/2020';
+import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from './document';
+import { type FieldError, type SchemaCompiler, toFieldErrors } from './validators';
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+const MUTATING = new Set(['post', 'put', 'patch']);
+
+export interface RequestParts {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface RequestCheck {
+  errors: FieldError[];
+  /** Query and path values after coercion and defaults (`limit` as a number, default 10). */
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
+
+export interface ResponseCheck {
+  /** Breaks of the document as written: a failure against any target. */
+  errors: FieldError[];
+  /** Unknown values of open sets and unknown fields: a failure for the mock, drift for a real service. */
+  drift: FieldError[];
+}
+
+export interface ResponseContract {
+  status: string;
+  hasBody: boolean;
+  requiredHeaders: string[];
+  strict?: ValidateFunction;
+  lenient?: ValidateFunction;
+}
+
+export interface OperationContract {
+  operationId: string;
+  method: string;
+  /** The document's path template, e.g. `/v1/accounts/{accountId}`. */
+  path: string;
+  security: boolean;
+  mutating: boolean;
+  idempotent: boolean;
+  hasBody: boolean;
+  bodyRequired: boolean;
+  pathParams: string[];
+  responses: Map<string, ResponseContract>;
+  checkRequest(parts: RequestParts): RequestCheck;
+  checkResponse(status: number, headers: Record<string, unknown>, body: unknown): ResponseCheck;
+}
+
+interface ParameterObject extends JsonObject {
+  name: string;
+  in: string;
+}
+
+function collectParameters(doc: OpenApiDocument, pathItem: JsonObject, operation: JsonObject): ParameterObject[] {
+  const byKey = new Map<string, ParameterObject>();
+  for (const list of [pathItem.parameters, operation.parameters]) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      const param = deref(doc, raw) as ParameterObject;
+      byKey.set(`${param.in}:${param.name.toLowerCase()}`, param);
+    }
+  }
+  return [...byKey.values()];
+}
+
+function locationSchema(params: ParameterObject[], location: string): Json {
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  for (const p of params.filter((param) => param.in === location)) {
+    const name = location === 'header' ? p.name.toLowerCase() : p.name;
+    properties[name] = (p.schema ?? {}) as Json;
+    if (p.required === true) required.push(name);
+  }
+  return { type: 'object', properties, required };
+}
+
+export function buildOperations(doc: OpenApiDocument, compiler: SchemaCompiler): OperationContract[] {
+  const security = Array.isArray(doc.security) && doc.security.length > 0;
+  const out: OperationContract[] = [];
+  for (const [path, rawItem] of Object.entries(doc.paths)) {
+    const pathItem = deref(doc, rawItem) as JsonObject;
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!isObject(operation)) continue;
+      out.push(buildOperation(doc, compiler, path, method, pathItem, operation, security));
+    }
+  }
+  return out;
+}
+
+function buildOperation(
+  doc: OpenApiDocument,
+  compiler: SchemaCompiler,
+  path: string,
+  method: string,
+  pathItem: JsonObject,
+  operation: JsonObject,
+  globalSecurity: boolean,
+): OperationContract {
+  const operationId = String(operation.operationId ?? `${method} ${path}`);
+  const params = collectParameters(doc, pathItem, operation);
+  const validatePath = compiler.compileParameters(locationSchema(params, 'path'));
+  const validateQuery = compiler.compileParameters(locationSchema(params, 'query'));
+  const validateHeaders = compiler.compileParameters(locationSchema(params, 'header'));
+
+  const requestBody = deref(doc, operation.requestBody) as JsonObject | undefined;
+  const bodySchema = isObject(requestBody?.content) ? (requestBody.content['application/json'] as JsonObject | undefined)?.schema : undefined;
+  // Requests are held to the strict form: a misspelt field or an unknown asset is a 400, not ignored.
+  const validateBody = bodySchema ? compiler.compile(bodySchema, 'strict') : undefined;
+  const bodyRequired = requestBody?.required === true;
+
+  const responses = new Map<string, ResponseContract>();
+  for (const [status, raw] of Object.entries((operation.responses ?? {}) as JsonObject)) {
+    const response = deref(doc, raw) as JsonObject;
+    const content = isObject(response.content) ? (response.content['application/json'] as JsonObject | undefined) : undefined;
+    const headers = isObject(response.headers) ? response.headers : {};
+    const requiredHeaders = Object.entries(headers)
+      .filter(([, h]) => (deref(doc, h) as JsonObject).required === true)
+      .map(([name]) => name.toLowerCase());
+    responses.set(status, {
+      status,
+      hasBody: Boolean(content?.schema),
+      requiredHeaders,
+      strict: content?.schema ? compiler.compile(content.schema, 'strict') : undefined,
+      lenient: content?.schema ? compiler.compile(content.schema, 'lenient') : undefined,
+    });
+  }
+
+  const opSecurity = operation.security;
+  const secured = Array.isArray(opSecurity) ? opSecurity.length > 0 : globalSecurity;
+  const headerNames = params.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+
+  return {
+    operationId,
+    method,
+    path,
+    security: secured,
+    mutating: MUTATING.has(method),
+    idempotent: headerNames.includes('x-idempotency-key'),
+    hasBody: Boolean(bodySchema),
+    bodyRequired,
+    pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+    responses,
+    checkRequest(parts) {
+      const pathValues = { ...parts.params };
+      const queryValues = { ...parts.query };
+      const headerValues: Record<string, unknown> = {};
+      for (const name of headerNames) if (parts.headers[name] !== undefined) headerValues[name] = parts.headers[name];
+      const errors: FieldError[] = [];
+      if (!validatePath(pathValues)) errors.push(...toFieldErrors('path', validatePath.errors));
+      if (!validateQuery(queryValues)) errors.push(...toFieldErrors('query', validateQuery.errors));
+      if (!validateHeaders(headerValues)) errors.push(...toFieldErrors('header', validateHeaders.errors));
+      if (validateBody) {
+        if (parts.body === undefined) {
+          if (bodyRequired) errors.push({ field: 'body', message: 'is required' });
+        } else if (!validateBody(parts.body)) {
+          errors.push(...toFieldErrors('body', validateBody.errors));
+        }
+      }
+      return { errors, params: pathValues, query: queryValues };
+    },
+    checkResponse(status, headers, body) {
+      const contract = responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
+      if (!contract) return { errors: [{ field: 'status', message: `${status} is not a documented status of ${operationId}` }], drift: [] };
+      const errors: FieldError[] = [];
+      for (const name of contract.requiredHeaders) {
+        if (headers[name] === undefined) errors.push({ field: `header.${name}`, message: 'is required' });
+      }
+      const requestId = headers['x-request-id'];
+      if (requestId !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(requestId))) {
+        errors.push({ field: 'header.x-request-id', message: 'must be a uuid' });
+      }
+      const drift: FieldError[] = [];
+      if (contract.lenient && contract.strict) {
+        if (!contract.lenient(body)) errors.push(...toFieldErrors('body', contract.lenient.errors));
+        else if (!contract.strict(body)) drift.push(...toFieldErrors('body', contract.strict.errors));
+      } else if (body !== undefined && body !== '' && status !== 204) {
+        errors.push({ field: 'body', message: 'must be empty' });
+      }
+      return { errors, drift };
+    },
+  };
+}
