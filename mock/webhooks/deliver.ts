@@ -30,7 +30,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryOutcom
       dispatcher: agent,
     });
     // Drain the answer so the connection can be reused; its content does not matter.
-    await response.body.dump({ signal }).catch(() => undefined);
+    await response.body.dump({ limit: 256 * 1024, signal }).catch(() => undefined);
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     const redirect = response.statusCode >= 300 && response.statusCode < 400;
     return {

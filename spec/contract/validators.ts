@@ -61,9 +61,13 @@ export function createCompiler(doc: OpenApiDocument): SchemaCompiler {
 export function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
-  for (const error of errors ?? []) {
-    // oneOf/if wrappers repeat what their branches already said.
-    if (error.keyword === 'oneOf' || error.keyword === 'if' || error.keyword === 'anyOf') continue;
+  const all = errors ?? [];
+  // oneOf/anyOf/if wrappers repeat what their branches already said; keep them only when they
+  // are all there is (a oneOf whose alternatives *both* match has no branch error to show).
+  const wrapper = (e: ErrorObject) => e.keyword === 'oneOf' || e.keyword === 'if' || e.keyword === 'anyOf';
+  const specific = all.some((e) => !wrapper(e));
+  for (const error of all) {
+    if (specific && wrapper(error)) continue;
     let path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
     let message = error.message ?? 'is not valid';
     if (error.keyword === 'required') path = [...path, String(error.params.missingProperty)];
@@ -72,6 +76,7 @@ export function toFieldErrors(prefix: string, errors: ErrorObject[] | null | und
       message = 'is not a known field';
     }
     if (error.keyword === 'x-extensible-enum') message = `is not a known value (${(error.schema as string[]).join(', ')})`;
+    if (error.keyword === 'oneOf') message = 'must match exactly one of the alternatives the document allows';
     if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
     const field = [prefix, ...path].filter(Boolean).join('.');
     const line = `${field}\u0000${message}`;
