@@ -34,6 +34,8 @@ export class WebhookDispatcher {
   /** Attempts made per message id (retries and resends included). */
   private readonly attempts = new Map<string, number>();
   private readonly unsubscribe: () => void;
+  /** Events still being matched to subscriptions. */
+  private readonly accepting = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: Deps,
@@ -42,7 +44,12 @@ export class WebhookDispatcher {
     private readonly logger: Logger,
     private readonly send: Deliver = deliver,
   ) {
-    this.unsubscribe = deps.events.subscribe((event) => void this.accept(event));
+    this.unsubscribe = deps.events.subscribe((event) => {
+      const work = this.accept(event)
+        .catch((error) => this.logger.error({ err: error, eventType: event.eventType }, 'webhook event could not be queued'))
+        .finally(() => this.accepting.delete(work));
+      this.accepting.add(work);
+    });
   }
 
   close(): void {
@@ -51,7 +58,7 @@ export class WebhookDispatcher {
 
   /** Resolves when every queue is empty and no delivery is running (retries not yet due excluded). */
   async idle(): Promise<void> {
-    while (this.draining.size > 0) await Promise.all([...this.draining.values()]);
+    while (this.accepting.size > 0 || this.draining.size > 0) await Promise.all([...this.accepting, ...this.draining.values()]);
   }
 
   private async accept(event: DomainEvent): Promise<void> {
