@@ -29,14 +29,15 @@ function makeAjv(doc: OpenApiDocument, mode: Mode | 'parameters'): Ajv2020 {
     useDefaults: mode === 'parameters',
   });
   addFormats(ajv);
-  ajv.addKeyword({
-    keyword: 'x-extensible-enum',
-    schemaType: 'array',
-    // Strict holds values to the known list; lenient accepts any string (drift is found by
-    // comparing the two results).
-    validate: mode === 'strict' ? (known: Json[], data: Json) => typeof data !== 'string' || known.includes(data) : () => true,
-    errors: false,
-  });
+  // Strict holds values to the known list; lenient accepts any string (drift is found by
+  // comparing the two results).
+  type KeywordCheck = ((known: Json[], data: Json) => boolean) & { errors?: Array<Partial<ErrorObject>> };
+  const knownValue: KeywordCheck = (known, data) => {
+    if (typeof data !== 'string' || known.includes(data)) return true;
+    knownValue.errors = [{ keyword: 'x-extensible-enum', message: `is not a known value (${known.join(', ')})`, params: { allowedValues: known } }];
+    return false;
+  };
+  ajv.addKeyword({ keyword: 'x-extensible-enum', schemaType: 'array', validate: mode === 'strict' ? knownValue : () => true, errors: true });
   const components = mode === 'strict' ? closeObjects(rewriteRefs(doc.components)) : rewriteRefs(doc.components);
   ajv.addSchema({ $id: DOCUMENT_ID, components } as object);
   return ajv;
@@ -75,7 +76,6 @@ export function toFieldErrors(prefix: string, errors: ErrorObject[] | null | und
       path = [...path, String(error.params.additionalProperty)];
       message = 'is not a known field';
     }
-    if (error.keyword === 'x-extensible-enum') message = `is not a known value (${(error.schema as string[]).join(', ')})`;
     if (error.keyword === 'oneOf') message = 'must match exactly one of the alternatives the document allows';
     if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
     const field = [prefix, ...path].filter(Boolean).join('.');

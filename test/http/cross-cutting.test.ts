@@ -197,3 +197,26 @@ describe('routing', () => {
     expect(res.headers.allow).toBe('POST');
   });
 });
+
+describe('strict response validation', () => {
+  it('turns a response that breaks the document into a loud 500 naming the violation', async () => {
+    const broken = await startMock({ handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'not-an-account' } }) } });
+    try {
+      const api = await broken.as();
+      const res = await api.get(`/api/accounts/${demoFixtures().accounts[0]!.id}`).expect(500);
+      expect(res.body).toMatchObject({ code: 'INTERNAL_ERROR', details: { operationId: 'getAccount', violations: expect.arrayContaining([{ field: 'body.owner', message: expect.any(String) }]) } });
+    } finally {
+      broken.close();
+    }
+  });
+
+  it('lets the same response through when strict mode is off', async () => {
+    const lax = await startMock({ config: { strictResponses: false }, handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'x' } }) } });
+    try {
+      const api = await lax.as();
+      expect((await api.get(`/api/accounts/${demoFixtures().accounts[0]!.id}`).expect(200)).body).toEqual({ id: 'x' });
+    } finally {
+      lax.close();
+    }
+  });
+});
