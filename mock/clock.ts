@@ -40,6 +40,8 @@ export function createClock(options: { start?: number; frozen?: boolean; realNow
       if (frozenAt === undefined) return;
       offset = frozenAt - realNow();
       frozenAt = undefined;
+      // The scheduler set no timer while frozen: let it arm one now.
+      jumped();
     },
     get frozen() {
       return frozenAt !== undefined;

@@ -45,11 +45,21 @@ export function instructionEventPayload(beneficiary: Beneficiary, instruction: P
     relationshipType: beneficiary.relationshipType,
     instruction: {
       asset: instruction.asset,
-      currentState: state.reason ? { createdAt: state.createdAt, reason: state.reason } : { createdAt: state.createdAt },
-      address: { type: instruction.address.rail, rail: instruction.address.rail, key: instruction.address.dictKey },
+      currentState: state.reason ? { status: state.status, createdAt: state.createdAt, reason: state.reason } : { status: state.status, createdAt: state.createdAt },
+      address: { type: pixKeyType(instruction.address.dictKey), rail: instruction.address.rail, key: instruction.address.dictKey },
     },
     atTime,
   };
+}
+
+/** The DICT key type of a PIX key, as the event's `address.type` (document: EMAIL, PHONE, CPF, CNPJ, EVP). */
+export function pixKeyType(key: string): 'EMAIL' | 'PHONE' | 'CPF' | 'CNPJ' | 'EVP' {
+  if (key.includes('@')) return 'EMAIL';
+  if (/^\+[1-9][0-9]{7,14}$/.test(key)) return 'PHONE';
+  if (/^[0-9]{11}$/.test(key)) return 'CPF';
+  if (/^[0-9]{14}$/.test(key)) return 'CNPJ';
+  // Random keys (EVP) are uuids; anything else is treated as one too.
+  return 'EVP';
 }
 
 function compact(value: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,6 @@
 // In-memory store: the default. Records are immutable values (domain code builds a new object
 // for every change), so they are handed out without copying.
-import Decimal from 'decimal.js';
+import { Decimal } from '../domain/money';
 import type { RecordTypes } from '../domain/records';
 import { sliceSorted } from './slice';
 import { SortedIndex } from './sorted-index';
@@ -20,7 +20,7 @@ export class MemoryStore implements Store {
   private readonly entries = new Map<Kind, Map<string, Entry>>();
   private readonly indexes = new Map<string, SortedIndex>();
   private readonly byKey = new Map<string, string>();
-  private readonly balanceTable = new Map<string, Decimal>();
+  private readonly balanceTable = new Map<string, InstanceType<typeof Decimal>>();
   private readonly idempotency = new Map<string, IdempotencyEntry>();
   private claimsSinceSweep = 0;
 

@@ -137,10 +137,12 @@ describe('balances', () => {
     expect(await store.balances('account-3')).toEqual({});
   });
 
-  it('amounts beyond float precision are kept exactly', async () => {
+  it('a large USDT balance keeps every one of its six decimals when moved', async () => {
+    // 21 significant digits: more than decimal.js keeps by default (20).
     const store = new MemoryStore();
-    await store.setBalance(ACCOUNT, 'USDT', '9007199254740993.000001');
-    expect(await store.moveBalance(ACCOUNT, 'USDT', '0.000001')).toBe('9007199254740993.000002');
+    await store.setBalance(ACCOUNT, 'USDT', '123456789012345.123456');
+    expect(await store.moveBalance(ACCOUNT, 'USDT', '0.000001')).toBe('123456789012345.123457');
+    expect(await store.getBalance(ACCOUNT, 'USDT')).toBe('123456789012345.123457');
   });
 });
 
