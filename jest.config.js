@@ -1,9 +1,10 @@
-// TypeScript and the ESM-only dependencies (jose, fast-check, faker) are compiled to
-// CommonJS by swc; type-checking is tsc's job (`npm run typecheck`), not the test runner's.
-const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+// TypeScript and the ESM-only dependencies (jose, fast-check, faker) are transpiled to CommonJS
+// by ts-jest, file by file (isolatedModules: no type information); type-checking is tsc's job
+// (`npm run typecheck`), not the test runner's.
+const tsJest = ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', target: 'es2022', allowJs: true, esModuleInterop: true, sourceMap: true } }];
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transform: { '^.+\\.(t|j|mj)s$': tsJest },
   transformIgnorePatterns: ['/node_modules/(?!(jose|fast-check|pure-rand|@faker-js)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/contract-tests/**/*.test.ts'],
