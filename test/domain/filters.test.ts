@@ -67,7 +67,7 @@ describe('parsing conditions', () => {
     expect(parse(`createdAt[${op}]=2026-01-01T00:00:00Z`)).toEqual(cond('createdAt', op, ms('2026-01-01T00:00:00Z')));
   });
 
-  it.each([['eq'], ['ne'], ['in']] as const)('operator %s is accepted on enum fields', (op) => {
+  it.each<['eq' | 'ne' | 'in']>([['eq'], ['ne'], ['in']])('operator %s is accepted on enum fields', (op) => {
     expect(parse(`eventType[${op}]=OPERATION_FAILED`)).toEqual(cond('eventType', op, 'OPERATION_FAILED'));
   });
 

@@ -125,11 +125,11 @@ describe('running a request under an idempotency key', () => {
     expect((await run(corrected, created)).replayed).toBe(false);
   });
 
-  it.each([
+  it.each<['RESOURCE_NOT_FOUND' | 'QUOTE_ALREADY_CONSUMED' | 'QUOTE_EXPIRED', number]>([
     ['RESOURCE_NOT_FOUND', 404],
     ['QUOTE_ALREADY_CONSUMED', 409],
     ['QUOTE_EXPIRED', 422],
-  ] as const)('when the handler decides %s (%i), then that error is stored and replayed as its error body', async (code, status) => {
+  ])('when the handler decides %s (%i), then that error is stored and replayed as its error body', async (code, status) => {
     const { run, created, calls } = setup();
     const decided = new ServiceError(code, { quoteId: 'q-1' });
     await expect(run(PRINT, () => Promise.reject(decided))).rejects.toBe(decided);
