@@ -32,6 +32,8 @@ export interface Config {
   urlPolicy: UrlPolicy;
   /** Webhook delivery time-out in ms (env WEBHOOK_TIMEOUT_MS, default 10 s). */
   webhookTimeoutMs: number;
+  /** Sign webhook deliveries per the Standard Webhooks scheme and show each subscription's secret (env WEBHOOK_SIGNING, default off: the seed documents no signing). */
+  webhookSigning: boolean;
   /** Delays before each retry of a failed delivery, in ms of mock time (DESIGN.md: 5 s, 30 s, 2 min, 10 min, 1 h). */
   retryScheduleMs: number[];
   /** Mock clock start (ISO date-time); the real time when absent (env CLOCK_START). */
@@ -55,6 +57,7 @@ export function defaultConfig(): Config {
     fixturesPath: projectPath('fixtures', 'demo.json'),
     urlPolicy: 'development',
     webhookTimeoutMs: 10_000,
+    webhookSigning: false,
     retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000],
     logLevel: 'info',
   };
@@ -89,6 +92,7 @@ export function configFromEnv(env: Record<string, string | undefined>, base: Con
     config.urlPolicy = env.URL_POLICY;
   }
   if (env.WEBHOOK_TIMEOUT_MS !== undefined) config.webhookTimeoutMs = int(env.WEBHOOK_TIMEOUT_MS, 'WEBHOOK_TIMEOUT_MS', 1);
+  if (env.WEBHOOK_SIGNING !== undefined) config.webhookSigning = bool(env.WEBHOOK_SIGNING, 'WEBHOOK_SIGNING');
   if (env.CLOCK_START !== undefined) config.clockStart = env.CLOCK_START;
   if (env.LOG_LEVEL !== undefined) config.logLevel = env.LOG_LEVEL;
   return config;

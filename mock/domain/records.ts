@@ -58,8 +58,11 @@ export interface QuoteRecord {
 }
 
 export interface SubscriptionRecord {
+  /** As returned, without the signing secret (shown only when signing is on). */
   subscription: Subscription;
   includeAll: boolean;
+  /** Standard Webhooks secret (`whsec_…`), made for every subscription so signing can be switched on later. */
+  signingSecret: string;
 }
 
 export interface RecordTypes {

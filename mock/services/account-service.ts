@@ -1,9 +1,9 @@
 // Accounts: list, read, and the owner update of the seed ("the supplied owner replaces the
 // current owner profile", "only accounts not yet submitted for review can be updated").
 import { ServiceError } from '../errors/catalogue';
-import { toResponseOwner, type OwnerInput } from '../domain/accounts';
+import { moveAccount, moveAsset, toResponseOwner, type AccountStatus, type AssetStatus, type OwnerInput, type StateReason } from '../domain/accounts';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import type { Account } from '../domain/records';
+import type { Account, AccountRecord, EventType } from '../domain/records';
 import type { Deps } from './deps';
 import { ownAccount } from './ownership';
 
@@ -29,5 +29,60 @@ export class AccountService {
       return { ...record, account };
     });
     return (updated as NonNullable<typeof updated>).account;
+  }
+
+  /** Adds an account (control API: a new customer's copy of the demo accounts); emits ACCOUNT_CREATED. */
+  async create(record: AccountRecord): Promise<Account> {
+    await this.deps.store.insert('account', record.account.customer.id, record.account.id, record);
+    this.publish('ACCOUNT_CREATED', record.account, record.account.createdAt);
+    return record.account;
+  }
+
+  /** Submits for review: the owner can no longer be replaced (seed), the account is UNDER_REVIEW. */
+  submitForReview(customerId: string, accountId: string): Promise<Account> {
+    return this.transition(customerId, accountId, 'UNDER_REVIEW', undefined, 'SUBMITTED');
+  }
+
+  approve(customerId: string, accountId: string): Promise<Account> {
+    return this.transition(customerId, accountId, 'APPROVED');
+  }
+
+  reject(customerId: string, accountId: string, reason: StateReason): Promise<Account> {
+    return this.transition(customerId, accountId, 'REJECTED', reason);
+  }
+
+  /** Review asks the customer to act: ACCOUNT_ACTION_REQUIRED, and the owner is editable again. */
+  requireAction(customerId: string, accountId: string, reason: StateReason): Promise<Account> {
+    return this.transition(customerId, accountId, 'ACTION_REQUIRED', reason, 'NOT_SUBMITTED');
+  }
+
+  /** Ends an asset's onboarding: ACCOUNT_ASSET_ACTIVATED or ACCOUNT_ASSET_FAILED. */
+  async settleAsset(customerId: string, accountId: string, currency: string, to: AssetStatus): Promise<Account> {
+    const { store, clock } = this.deps;
+    await ownAccount(store, customerId, accountId);
+    const at = clock.nowIso();
+    const updated = (await store.update('account', accountId, (r) => ({ ...r, account: moveAsset(r.account, currency, to, at) }))) as AccountRecord;
+    this.publish(to === 'ACTIVE' ? 'ACCOUNT_ASSET_ACTIVATED' : 'ACCOUNT_ASSET_FAILED', updated.account, at);
+    return updated.account;
+  }
+
+  private async transition(customerId: string, accountId: string, to: AccountStatus, reason?: StateReason, review?: AccountRecord['review']): Promise<Account> {
+    const { store, clock } = this.deps;
+    await ownAccount(store, customerId, accountId);
+    const at = clock.nowIso();
+    const updated = (await store.update('account', accountId, (r) => ({ account: moveAccount(r.account, to, at, reason), review: review ?? r.review }))) as AccountRecord;
+    // The seed's account events: only ACTION_REQUIRED among the states has one.
+    if (to === 'ACTION_REQUIRED') this.publish('ACCOUNT_ACTION_REQUIRED', updated.account, at);
+    return updated.account;
+  }
+
+  private publish(eventType: EventType, account: Account, atTime: string): void {
+    this.deps.events.publish({
+      eventType,
+      resource: 'ACCOUNT',
+      customerId: account.customer.id,
+      atTime,
+      payload: { id: account.id, customerId: account.customer.id, eventType, atTime, data: account },
+    });
   }
 }

@@ -1,5 +1,6 @@
 // Webhook subscriptions (seed: create body rules; DESIGN.md: list/get/update/delete) and the
 // execution-log listing with the `filters` grammar.
+import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../errors/catalogue';
 import { EXECUTION_LOG_FIELDS, FilterSyntaxError, matchesFilter, parseFilter, type FilterNode } from '../domain/filters';
 import { RESOURCE_EVENTS, RESOURCE_NAMES } from '../domain/event-catalogue';
@@ -24,17 +25,18 @@ export class SubscriptionService {
     const resources = includeAll ? everything() : checkedResources(body.resources ?? []);
     const at = clock.nowIso();
     const subscription: Subscription = { id: newId(), companyId: customerId, url: body.url, resources, allowRetry: body.allowRetry === true, createdAt: at, updatedAt: at };
-    await store.insert('subscription', customerId, subscription.id, { subscription, includeAll });
-    return subscription;
+    const record: SubscriptionRecord = { subscription, includeAll, signingSecret: `whsec_${randomBytes(24).toString('base64')}` };
+    await store.insert('subscription', customerId, subscription.id, record);
+    return this.present(record);
   }
 
   list(customerId: string, params: PageParams) {
     const { store, codec } = this.deps;
-    return readPage(codec, `subscription:${customerId}`, params, (q) => store.page('subscription', { scope: customerId, ...q }), (r) => r.subscription);
+    return readPage(codec, `subscription:${customerId}`, params, (q) => store.page('subscription', { scope: customerId, ...q }), (r) => this.present(r));
   }
 
   async get(customerId: string, subscriptionId: string): Promise<Subscription> {
-    return (await ownSubscription(this.deps.store, customerId, subscriptionId)).subscription;
+    return this.present(await ownSubscription(this.deps.store, customerId, subscriptionId));
   }
 
   async update(customerId: string, subscriptionId: string, body: SubscriptionUpdate): Promise<Subscription> {
@@ -51,9 +53,9 @@ export class SubscriptionService {
         resources: resources ?? current.subscription.resources,
         updatedAt: clock.nowIso(),
       };
-      return { subscription, includeAll };
+      return { ...current, subscription, includeAll };
     })) as SubscriptionRecord;
-    return updated.subscription;
+    return this.present(updated);
   }
 
   async remove(customerId: string, subscriptionId: string): Promise<void> {
@@ -76,6 +78,11 @@ export class SubscriptionService {
       throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'executionLog', id: logId }, `No execution log with id ${logId}.`);
     }
     return { subscription, log };
+  }
+
+  /** The subscription as returned: with its signing secret only when signing is on. */
+  present(record: SubscriptionRecord): Subscription {
+    return this.deps.config.webhookSigning ? { ...record.subscription, signingSecret: record.signingSecret } : record.subscription;
   }
 
   private checkUrl(url: string): void {

@@ -10,6 +10,7 @@
 // - with allowRetry, failures are retried on the schedule in mock time; the last log says
 //   when the attempts ran out.
 import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
 import type { Contract } from '../../spec/contract';
 import type { Deps } from '../services/deps';
 import type { SubscriptionService } from '../services/subscription-service';
@@ -106,12 +107,9 @@ export class WebhookDispatcher {
     const subscription = record.subscription;
     const retryAttempts = this.attempts.get(message.messageId) ?? 0;
     this.attempts.set(message.messageId, retryAttempts + 1);
-    const outcome = await this.send({
-      url: subscription.url,
-      body: message.payload,
-      headers: { 'x-message-id': message.messageId, 'x-event-type': message.eventType },
-      timeoutMs: config.webhookTimeoutMs,
-    });
+    const headers: Record<string, string> = { 'x-message-id': message.messageId, 'x-event-type': message.eventType };
+    if (config.webhookSigning) Object.assign(headers, signatureHeaders(record.signingSecret, message, clock.now()));
+    const outcome = await this.send({ url: subscription.url, body: message.payload, headers, timeoutMs: config.webhookTimeoutMs });
     const retriesLeft = subscription.allowRetry && retryAttempts < config.retryScheduleMs.length;
     let error = outcome.error;
     if (!outcome.ok && retryOnFailure && subscription.allowRetry && !retriesLeft) error = `${error}; no retries left after ${retryAttempts + 1} attempts`;
@@ -145,6 +143,16 @@ export class WebhookDispatcher {
     const message: Message = { messageId: log.messageId, subscriptionId, customerId, eventType: log.eventType, payload: log.payload };
     return (await this.attempt(message, false)) as ExecutionLog;
   }
+}
+
+/** Standard Webhooks headers; the timestamp is mock time, like every other time the mock shows. */
+function signatureHeaders(secret: string, message: Message, now: number): Record<string, string> {
+  const at = new Date(Math.floor(now / 1000) * 1000);
+  return {
+    'webhook-id': message.messageId,
+    'webhook-timestamp': String(at.getTime() / 1000),
+    'webhook-signature': new Webhook(secret).sign(message.messageId, at, message.payload),
+  };
 }
 
 function wants(record: SubscriptionRecord, event: DomainEvent): boolean {

@@ -588,6 +588,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -645,6 +660,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -702,6 +732,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -759,6 +804,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -816,6 +876,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -873,6 +948,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -930,6 +1020,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -987,6 +1092,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -1044,6 +1164,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -1101,6 +1236,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -1158,6 +1308,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -1215,6 +1380,21 @@ export interface webhooks {
                      * @example OPERATION_COMPLETED
                      */
                     "X-Event-Type": components["parameters"]["XEventType"];
+                    /**
+                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                     */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /**
+                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                     * @example 1795262400
+                     */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -1796,6 +1976,13 @@ export interface components {
             resources: components["schemas"]["SubscriptionResource"][];
             /** @description Seed - whether failed deliveries are retried. */
             allowRetry: boolean;
+            /**
+             * @description Present only when the mock signs webhooks (off by default; `WEBHOOK_SIGNING=on`). The
+             *     secret of the Standard Webhooks scheme: deliveries then carry `webhook-id`,
+             *     `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 over
+             *     `id.timestamp.body`, keyed with the base64 part of this secret).
+             */
+            readonly signingSecret?: string;
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -2239,6 +2426,21 @@ export interface components {
          * @example OPERATION_COMPLETED
          */
         XEventType: components["schemas"]["EventType"];
+        /**
+         * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+         * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+         */
+        WebhookId: string;
+        /**
+         * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+         * @example 1795262400
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
