@@ -4,6 +4,7 @@ import { ServiceError } from '../errors/catalogue';
 import { moveAccount, moveAsset, toResponseOwner, type AccountStatus, type AssetStatus, type OwnerInput, type StateReason } from '../domain/accounts';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { Account, AccountRecord, EventType } from '../domain/records';
+import { resourceEvent } from '../events/resource-event';
 import type { Deps } from './deps';
 import { ownAccount } from './ownership';
 
@@ -77,12 +78,6 @@ export class AccountService {
   }
 
   private publish(eventType: EventType, account: Account, atTime: string): void {
-    this.deps.events.publish({
-      eventType,
-      resource: 'ACCOUNT',
-      customerId: account.customer.id,
-      atTime,
-      payload: { id: account.id, customerId: account.customer.id, eventType, atTime, data: account },
-    });
+    this.deps.events.publish(resourceEvent('ACCOUNT', eventType, account, account.customer.id, atTime));
   }
 }

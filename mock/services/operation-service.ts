@@ -10,6 +10,7 @@ import { readPage, type PageParams } from '../domain/pagination/page';
 import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
 import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../domain/records';
+import { resourceEvent } from '../events/resource-event';
 import type { Deps } from './deps';
 import { ownAccount, ownBeneficiary, ownOperation } from './ownership';
 import { assertAssetsEnabled, type QuoteService } from './quote-service';
@@ -187,15 +188,7 @@ export class OperationService {
 
   private publish(operation: Operation): void {
     const status = operation.currentState.status as OperationStatus;
-    const eventType = OPERATION_EVENT[status];
-    const atTime = operation.currentState.createdAt;
-    this.deps.events.publish({
-      eventType,
-      resource: 'OPERATION',
-      customerId: operation.customer.id,
-      atTime,
-      payload: { id: operation.id, customerId: operation.customer.id, eventType, atTime, data: operation },
-    });
+    this.deps.events.publish(resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt));
   }
 }
 

@@ -39,4 +39,24 @@ function operationParameters(doc, pathItem, operation) {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-module.exports = { deref, operationParameters, HTTP_METHODS };
+/**
+ * Calls `problem(method, status, response)` for every response of every operation of a path
+ * item (the response after following its $ref); each non-empty message it returns becomes a
+ * Spectral result pointing at that response.
+ */
+function checkResponses(pathItem, context, problem) {
+  const doc = context.document.data;
+  const results = [];
+  if (!pathItem || typeof pathItem !== 'object') return results;
+  for (const method of HTTP_METHODS) {
+    const operation = pathItem[method];
+    if (!operation || typeof operation !== 'object' || !operation.responses) continue;
+    for (const [status, rawResponse] of Object.entries(operation.responses)) {
+      const message = problem(method, status, deref(doc, rawResponse), doc);
+      if (message) results.push({ message, path: [...context.path, method, 'responses', status] });
+    }
+  }
+  return results;
+}
+
+module.exports = { deref, operationParameters, checkResponses, HTTP_METHODS };

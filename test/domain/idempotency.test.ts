@@ -1,3 +1,4 @@
+import { serviceErrorFrom } from '../support/thrown';
 import { describe, expect, it } from '@jest/globals';
 import { createClock } from '../../mock/clock';
 import { ServiceError } from '../../mock/errors/catalogue';
@@ -23,16 +24,7 @@ function setup() {
   return { store, clock, run, created, calls: () => calls };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  let thrown: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(ServiceError);
-  return thrown as ServiceError;
-}
+const rejection = serviceErrorFrom;
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

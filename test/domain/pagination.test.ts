@@ -1,3 +1,4 @@
+import { serviceErrorFrom } from '../support/thrown';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { ServiceError } from '../../mock/errors/catalogue';
@@ -167,14 +168,7 @@ async function walkNext(read: ReturnType<typeof reader>, limit: number, sortOrde
 }
 
 async function expectInvalidCursor(promise: Promise<unknown>): Promise<void> {
-  let thrown: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(ServiceError);
-  expect((thrown as ServiceError).code).toBe('INVALID_CURSOR');
+  expect((await serviceErrorFrom(promise)).code).toBe('INVALID_CURSOR');
 }
 
 describe('reading pages of a list', () => {
