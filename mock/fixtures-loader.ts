@@ -28,11 +28,11 @@ export async function loadFixtures(store: Store, fixtures: DemoFixtures): Promis
     await store.insert('customer', 'all', customer.id, { ...customer, deleted: false });
     await store.insert('client', 'all', customer.clientId, { clientId: customer.clientId, clientSecret: customer.clientSecret, customerId: customer.id });
   }
-  for (const account of fixtures.accounts as unknown as Account[]) {
+  for (const account of fixtures.accounts) {
     await store.insert('account', account.customer.id, account.id, { account, review: fixtures.accountReview[account.id] ?? 'NOT_SUBMITTED' });
   }
   for (const balance of fixtures.balances) await store.setBalance(balance.accountId, balance.asset, balance.value);
-  for (const beneficiary of fixtures.beneficiaries as unknown as Beneficiary[]) {
+  for (const beneficiary of fixtures.beneficiaries) {
     await store.insert('beneficiary', beneficiary.customerId, beneficiary.id, beneficiary);
   }
 }
