@@ -2,7 +2,6 @@
 // against the API document by a test; a missing or malformed file stops start-up.
 import { readFileSync } from 'node:fs';
 import type { DemoFixtures } from '../fixtures/types';
-import type { Account, Beneficiary } from './domain/records';
 import type { ReferenceData } from './services/deps';
 import type { Store } from './store/store';
 
