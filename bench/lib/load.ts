@@ -1,0 +1,36 @@
+// One autocannon run, reduced to the numbers the reports compare.
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** A fresh X-Idempotency-Key on every request. */
+  freshIdempotencyKey?: boolean;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(url: string, request: LoadRequest, connections: number, durationS: number): Promise<LoadResult> {
+  const base = { method: request.method, path: request.path, headers: request.headers, body: request.body };
+  // autocannon calls setupRequest only when it is a function: leave it out otherwise.
+  const spec = request.freshIdempotencyKey
+    ? { ...base, setupRequest: (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, 'x-idempotency-key': randomUUID() } }) }
+    : base;
+  const result = await autocannon({ url, connections, duration: durationS, requests: [spec] } as autocannon.Options);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

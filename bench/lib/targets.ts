@@ -1,0 +1,60 @@
+// The servers the throughput benchmarks compare, and the bench fixture (demo-client with a
+// 10-account page, as in the issue's reference figures).
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectPath } from '../../spec/project-root';
+import type { ServerSpec } from './processes';
+
+const NODE = process.execPath;
+const SECRET = 'bench-secret';
+
+/** demo.json with demo-client's accounts copied up to `count`, written to `dir`. */
+export function benchFixtures(dir: string, count = 12): string {
+  const fixtures = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8'));
+  const customerId = fixtures.customers[0].id;
+  const own = fixtures.accounts.filter((a: { customer: { id: string } }) => a.customer.id === customerId);
+  for (let i = own.length; i < count; i++) {
+    const copy = { ...structuredClone(own[i % own.length]), id: randomUUID(), sourceAccountId: null };
+    fixtures.accounts.push(copy);
+    fixtures.accountReview[copy.id] = 'SUBMITTED';
+    for (const asset of ['BRL', 'USDT']) fixtures.balances.push({ accountId: copy.id, asset, value: asset === 'BRL' ? '1000000.00' : '1000.000000' });
+  }
+  const path = join(dir, 'bench-fixtures.json');
+  writeFileSync(path, JSON.stringify(fixtures));
+  return path;
+}
+
+export function fosMock(name: string, port: number, fixtures: string, strict: boolean): ServerSpec {
+  return {
+    name,
+    command: NODE,
+    args: [projectPath('dist', 'mock', 'main.js'), 'serve', '--port', String(port)],
+    env: { FIXTURES: fixtures, STRICT_RESPONSES: strict ? 'on' : 'off', AUTO_SETTLE_MS: 'off', FOS_MOCK_SECRET: SECRET },
+    port,
+    probe: { path: '/api/accounts', headers: { authorization: 'Bearer x' } },
+  };
+}
+
+export function prism(name: string, port: number, silent: boolean): ServerSpec {
+  return {
+    name,
+    command: NODE,
+    args: [projectPath('node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', projectPath('spec', 'openapi.yaml'), '-p', String(port), ...(silent ? ['-v', 'silent'] : [])],
+    port,
+    probe: { path: '/api/accounts', headers: { authorization: 'Bearer x' } },
+  };
+}
+
+export function bareHttp(port: number, pageFile: string): ServerSpec {
+  return { name: 'bare node http', command: NODE, args: [projectPath('node_modules', '.bin', 'tsx'), projectPath('bench', 'servers', 'bare-http.ts'), pageFile, String(port)], port, probe: { path: '/api/accounts' } };
+}
+
+export function expressJson(port: number, pageFile: string): ServerSpec {
+  return { name: 'plain express res.json', command: NODE, args: [projectPath('node_modules', '.bin', 'tsx'), projectPath('bench', 'servers', 'express-json.ts'), pageFile, String(port)], port, probe: { path: '/api/accounts' } };
+}
+
+export async function tokenFrom(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/oauth/client/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'demo-client', clientSecret: 'demo-secret' }) });
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}

@@ -1,0 +1,109 @@
+// Benchmarks 1, 2 and 5 of the issue: throughput and latency of fos-mock (strict validation on
+// and off) against Prism (as shipped and silent), a plain Express res.json handler and a bare
+// Node http server; start-up time and idle memory. Targets run alternately, several rounds.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, median, type LoadRequest, type LoadResult } from './lib/load';
+import { memoryOf, startServer, type Server, type ServerSpec } from './lib/processes';
+import { bareHttp, benchFixtures, expressJson, fosMock, prism, tokenFrom } from './lib/targets';
+
+export interface Row {
+  benchmark: string;
+  target: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  peakMb: number;
+  non2xx: number;
+}
+
+export interface ThroughputOptions {
+  durationS: number;
+  rounds: number;
+  connections: number[];
+}
+
+interface Entry {
+  spec: ServerSpec;
+  endpoints: Array<'list' | 'quote'>;
+}
+
+export async function throughput(options: ThroughputOptions): Promise<{ rows: Row[]; startup: Array<{ target: string; startupMs: number; idleMb: number }> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'fos-bench-'));
+  const fixtures = benchFixtures(dir);
+  let port = 4600;
+  const entries: Entry[] = [
+    { spec: fosMock('fos-mock (strict on)', port++, fixtures, true), endpoints: ['list', 'quote'] },
+    { spec: fosMock('fos-mock (strict off)', port++, fixtures, false), endpoints: ['list', 'quote'] },
+    { spec: prism('prism (as shipped)', port++, false), endpoints: ['list', 'quote'] },
+    { spec: prism('prism (-v silent)', port++, true), endpoints: ['list', 'quote'] },
+  ];
+  const servers: Server[] = [];
+  const startup: Array<{ target: string; startupMs: number; idleMb: number }> = [];
+  try {
+    for (const entry of entries) {
+      const server = await startServer(entry.spec);
+      servers.push(server);
+      startup.push({ target: server.name, startupMs: server.startupMs, idleMb: memoryOf(server.child.pid).rssMb });
+    }
+    // The page fos-mock answers is what the baselines serve, byte for byte.
+    const fos = servers[0] as Server;
+    const token = await tokenFrom(fos.url);
+    const page = await (await fetch(`${fos.url}/api/accounts?limit=10`, { headers: { authorization: `Bearer ${token}` } })).text();
+    const pageFile = join(dir, 'page.json');
+    writeFileSync(pageFile, page);
+    for (const spec of [bareHttp(port++, pageFile), expressJson(port++, pageFile)]) {
+      servers.push(await startServer(spec));
+      entries.push({ spec, endpoints: ['list'] });
+    }
+    const accountId = (JSON.parse(page) as { data: Array<{ id: string }> }).data[0]?.id as string;
+    const requests: Record<'list' | 'quote', LoadRequest> = {
+      list: { method: 'GET', path: '/api/accounts?limit=10', headers: { authorization: `Bearer ${token}` } },
+      quote: {
+        method: 'POST',
+        path: '/v1/quotes',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ accountId, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '100.00' }),
+        freshIdempotencyKey: true,
+      },
+    };
+
+    const samples = new Map<string, LoadResult[]>();
+    for (let round = 0; round < options.rounds; round++) {
+      for (const connections of options.connections) {
+        for (const endpoint of ['list', 'quote'] as const) {
+          // Alternate the order each round so no target always runs on a warmer machine.
+          const order = round % 2 === 0 ? entries.map((_, i) => i) : entries.map((_, i) => entries.length - 1 - i);
+          for (const i of order) {
+            const entry = entries[i] as Entry;
+            if (!entry.endpoints.includes(endpoint)) continue;
+            const server = servers[i] as Server;
+            const result = await load(server.url, requests[endpoint], connections, options.durationS);
+            const key = `${endpoint}\u0000${server.name}\u0000${connections}`;
+            samples.set(key, [...(samples.get(key) ?? []), result]);
+          }
+        }
+      }
+    }
+    const rows: Row[] = [];
+    for (const [key, results] of samples) {
+      const [endpoint, target, connections] = key.split('\u0000') as [string, string, string];
+      const server = servers.find((s) => s.name === target) as Server;
+      rows.push({
+        benchmark: endpoint === 'list' ? 'GET /api/accounts?limit=10' : 'POST /v1/quotes',
+        target,
+        connections: Number(connections),
+        rps: median(results.map((r) => r.rps)),
+        p50: median(results.map((r) => r.p50)),
+        p99: median(results.map((r) => r.p99)),
+        peakMb: memoryOf(server.child.pid).peakMb,
+        non2xx: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+      });
+    }
+    return { rows, startup };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
