@@ -1,8 +1,8 @@
 // The one module that loads the document and compiles its validators, once, at start-up.
 // The mock (request and response checks) and the contract suite both import it.
 import { DEFAULT_DOCUMENT_PATH, isObject, loadDocument, type Json, type JsonObject, type OpenApiDocument } from './document';
-import { buildOperations, type OperationContract, type ResponseCheck } from './operations';
-import { createCompiler, toFieldErrors, type FieldError, type Mode } from './validators';
+import { bodyChecker, buildOperations, type OperationContract, type ResponseCheck } from './operations';
+import { createCompiler, type FieldError, type Mode } from './validators';
 
 export type { FieldError, Mode, OpenApiDocument, OperationContract, ResponseCheck };
 export type { RequestParts, RequestCheck, ResponseContract } from './operations';
@@ -25,15 +25,7 @@ export function loadContract(documentPath: string = DEFAULT_DOCUMENT_PATH): Cont
   const byId = new Map(operations.map((op) => [op.operationId, op]));
 
   const schemaChecks = new Map<string, (value: unknown) => ResponseCheck>();
-  const checkerFor = (schema: Json) => {
-    const strict = compiler.compile(schema, 'strict');
-    const lenient = compiler.compile(schema, 'lenient');
-    return (value: unknown): ResponseCheck => {
-      if (!lenient(value)) return { errors: toFieldErrors('', lenient.errors), drift: [] };
-      if (!strict(value)) return { errors: [], drift: toFieldErrors('', strict.errors) };
-      return { errors: [], drift: [] };
-    };
-  };
+  const checkerFor = (schema: Json) => bodyChecker(compiler, schema);
 
   const webhookChecks = new Map<string, (value: unknown) => ResponseCheck>();
   const webhooks = isObject(document.webhooks) ? document.webhooks : {};

@@ -31,8 +31,8 @@ export interface ResponseContract {
   status: string;
   hasBody: boolean;
   requiredHeaders: string[];
-  strict?: ValidateFunction;
-  lenient?: ValidateFunction;
+  /** Errors and drift of a body; undefined when the response has no body. */
+  check?: (body: unknown) => ResponseCheck;
 }
 
 export interface OperationContract {
@@ -79,6 +79,21 @@ function locationSchema(params: ParameterObject[], location: string): Json {
   return { type: 'object', properties, required };
 }
 
+/**
+ * Checks a value strictly first: strict passing implies lenient passing, so the lenient
+ * validator is compiled only when something fails and must be told apart as drift or error.
+ */
+export function bodyChecker(compiler: SchemaCompiler, schema: Json): (value: unknown) => ResponseCheck {
+  const strict = compiler.compile(schema, 'strict');
+  let lenient: ValidateFunction | undefined;
+  return (value) => {
+    if (strict(value)) return { errors: [], drift: [] };
+    const strictErrors = toFieldErrors('', strict.errors);
+    lenient ??= compiler.compile(schema, 'lenient');
+    return lenient(value) ? { errors: [], drift: strictErrors } : { errors: toFieldErrors('', lenient.errors), drift: [] };
+  };
+}
+
 export function buildOperations(doc: OpenApiDocument, compiler: SchemaCompiler): OperationContract[] {
   const security = Array.isArray(doc.security) && doc.security.length > 0;
   const out: OperationContract[] = [];
@@ -122,13 +137,7 @@ function buildOperation(
     const requiredHeaders = Object.entries(headers)
       .filter(([, h]) => (deref(doc, h) as JsonObject).required === true)
       .map(([name]) => name.toLowerCase());
-    responses.set(status, {
-      status,
-      hasBody: Boolean(content?.schema),
-      requiredHeaders,
-      strict: content?.schema ? compiler.compile(content.schema, 'strict') : undefined,
-      lenient: content?.schema ? compiler.compile(content.schema, 'lenient') : undefined,
-    });
+    responses.set(status, { status, hasBody: Boolean(content?.schema), requiredHeaders, check: content?.schema ? bodyChecker(compiler, content.schema) : undefined });
   }
 
   const opSecurity = operation.security;
@@ -175,10 +184,11 @@ function buildOperation(
       if (requestId !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(requestId))) {
         errors.push({ field: 'header.x-request-id', message: 'must be a uuid' });
       }
-      const drift: FieldError[] = [];
-      if (contract.lenient && contract.strict) {
-        if (!contract.lenient(body)) errors.push(...toFieldErrors('body', contract.lenient.errors));
-        else if (!contract.strict(body)) drift.push(...toFieldErrors('body', contract.strict.errors));
+      let drift: FieldError[] = [];
+      if (contract.check) {
+        const result = contract.check(body);
+        errors.push(...result.errors.map((e) => ({ field: e.field ? `body.${e.field}` : 'body', message: e.message })));
+        drift = result.drift.map((e) => ({ field: e.field ? `body.${e.field}` : 'body', message: e.message }));
       } else if (body !== undefined && body !== '' && status !== 204) {
         errors.push({ field: 'body', message: 'must be empty' });
       }
