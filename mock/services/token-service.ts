@@ -10,8 +10,17 @@ const ISSUER = 'fos-mock';
 const AUDIENCE = 'fos-api';
 const TOKEN_TYPE = 'at+jwt';
 
+/** Verified tokens remembered at most; the cache is emptied when full (simple and bounded). */
+const CACHE_LIMIT = 10_000;
+
 export class TokenService {
   private readonly key: Uint8Array;
+  /**
+   * token → its customer and expiry, once its signature and claims checked out. A token's
+   * validity depends only on its bytes, the secret and the clock, so a hit needs only the
+   * expiry (against the mock clock, which can move) and the customer re-checked.
+   */
+  private readonly verified = new Map<string, { customerId: string; expiresAtMs: number }>();
 
   constructor(private readonly deps: Deps) {
     this.key = new TextEncoder().encode(deps.config.secret);
@@ -41,9 +50,16 @@ export class TokenService {
   async verify(authorization: string | undefined): Promise<string> {
     const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/.exec(authorization ?? '');
     if (!match) throw new ServiceError('UNAUTHORIZED', { reason: authorization ? 'the Authorization header is not a Bearer JWT' : 'no Authorization header' });
+    const token = match[1] as string;
+    const known = this.verified.get(token);
+    if (known) {
+      if (this.deps.clock.now() >= known.expiresAtMs) throw new ServiceError('UNAUTHORIZED', { reason: 'the token has expired' });
+      return this.liveCustomer(known.customerId);
+    }
     let subject: string | undefined;
+    let expiresAtMs = 0;
     try {
-      const { payload } = await jwtVerify(match[1] as string, this.key, {
+      const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
@@ -52,11 +68,20 @@ export class TokenService {
         currentDate: new Date(this.deps.clock.now()),
       });
       subject = payload.sub;
+      expiresAtMs = (payload.exp as number) * 1000;
     } catch (error) {
       const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
       throw new ServiceError('UNAUTHORIZED', { reason: expired ? 'the token has expired' : 'the token is not valid' });
     }
-    const customer = subject ? await this.deps.store.get('customer', subject) : undefined;
+    const customerId = await this.liveCustomer(subject);
+    if (this.verified.size >= CACHE_LIMIT) this.verified.clear();
+    this.verified.set(token, { customerId, expiresAtMs });
+    return customerId;
+  }
+
+  /** A deleted or unknown customer's tokens stop working at once. */
+  private async liveCustomer(id: string | undefined): Promise<string> {
+    const customer = id ? await this.deps.store.get('customer', id) : undefined;
     if (!customer || customer.deleted) throw new ServiceError('UNAUTHORIZED', { reason: 'the token is not valid' });
     return customer.id;
   }

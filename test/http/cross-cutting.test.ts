@@ -111,6 +111,18 @@ describe('bearer tokens', () => {
     expect(res.headers['x-request-id']).toMatch(UUID);
   });
 
+  it('stops a deleted customer’s token at once, even one that was already used', async () => {
+    const mock = await startMock();
+    try {
+      const api = await mock.as('customer2');
+      await api.get('/api/accounts').expect(200);
+      await mock.mock.deps.store.update('customer', demoFixtures().customers[1]!.id, (c) => ({ ...c, deleted: true }));
+      expect((await api.get('/api/accounts').expect(401)).body.code).toBe('UNAUTHORIZED');
+    } finally {
+      mock.close();
+    }
+  });
+
   it('expires a token once the mock clock passes exp', async () => {
     const mock = await startMock();
     try {
