@@ -7,6 +7,13 @@ import { loadContract, type Contract } from '../spec/contract';
 import type { DemoFixtures } from '../fixtures/types';
 import { createClock, type ControllableClock } from './clock';
 import { defaultConfig, type Config } from './config';
+import { controlContract } from './control/contract';
+import { docsRouter, findRenderer } from './control/docs';
+import { faultMiddleware } from './control/fault-middleware';
+import { FaultRegistry } from './control/faults';
+import { controlHandlers } from './control/handlers';
+import { Journal } from './control/journal';
+import { controlRouter } from './control/router';
 import { CursorCodec } from './domain/pagination/cursor';
 import { EventBus } from './events/event-bus';
 import { loadFixtures, readFixtures, referenceData } from './fixtures-loader';
@@ -36,6 +43,12 @@ export interface AppOptions {
   handlers?: HandlerTable;
   /** Replaces the HTTP delivery of webhooks (tests of the dispatcher). */
   deliver?: Deliver;
+  /** The compiled control document (spec/control-openapi.yaml) when the control API is on. */
+  controlContract?: Contract;
+  /** Decides fault `percent` and draws latencies from a range; Math.random by default. */
+  random?: () => number;
+  /** The /docs renderer's bundle; found in node_modules by default (undefined: /docs answers 501). */
+  docsRenderer?: string | null;
 }
 
 export interface MockApp {
@@ -44,6 +57,11 @@ export interface MockApp {
   services: Services;
   contract: Contract;
   logger: Logger;
+  /** Faults injected into the service routes (control API). */
+  faults: FaultRegistry;
+  /** The last requests answered (control API). */
+  journal: Journal;
+  fixtures: DemoFixtures;
   /** Stops timers and listeners; the store is left as it is. */
   close(): void;
 }
@@ -72,15 +90,28 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     newId: randomUUID,
   };
   const services = createServices(deps, contract, logger, options.deliver);
+  const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random);
+  const journal = new Journal();
+  const routeDeps = { services, store, clock, config, logger };
 
   const app = express();
   app.disable('x-powered-by');
   // Responses are built per request; hashing them for an ETag is wasted work.
   app.set('etag', false);
   app.use(requestId);
+  app.use(journal.middleware(clock));
+  app.use(docsRouter({ controlApi: config.controlApi, renderer: options.docsRenderer === undefined ? findRenderer() : (options.docsRenderer ?? undefined) }));
+  if (config.controlApi) {
+    // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
+    const control = options.controlContract ?? controlContract();
+    const table = controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger });
+    assertHandlersMatchDocument(control, table);
+    app.use(controlRouter(control, table, routeDeps, contract));
+  }
+  // Faults act on the service routes only (the control router above answers /_mock itself).
+  app.use(faultMiddleware(faults));
   app.use(jsonBodyParser(config.bodyLimitBytes));
 
-  const routeDeps = { services, store, clock, config, logger };
   // Concrete paths first: /v1/operations/deposits must not be taken for /v1/operations/{operationId}.
   const ordered = [...contract.operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
   const concretePaths = new Set(ordered.filter((op) => !op.path.includes('{')).map((op) => op.path));
@@ -101,6 +132,9 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     services,
     contract,
     logger,
+    faults,
+    journal,
+    fixtures,
     close() {
       deps.scheduler.stop();
       services.webhooks.close();

@@ -35,6 +35,11 @@ export class Scheduler {
     return this.heap.length;
   }
 
+  /** When the earliest job falls due, if any. */
+  nextDueAt(): number | undefined {
+    return this.heap[0]?.dueAt;
+  }
+
   /** Runs every job due now, in due order; resolves when they have finished. */
   runDue(): Promise<void> {
     this.running = this.running.then(async () => {

@@ -22,6 +22,10 @@ export const ERROR_CATALOGUE = {
   QUOTE_ACCOUNT_MISMATCH: { status: 422, message: 'The quote was issued for another account.' },
   QUOTE_NOT_FOUND: { status: 422, message: 'The quote does not exist.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to handle the request.' },
+  // Control API (ours): the default code of an injected error (its status is the fault's own),
+  // and /docs when the reference renderer is not installed.
+  INJECTED_FAULT: { status: 503, message: 'A fault injected through the control API.' },
+  DOCS_UNAVAILABLE: { status: 501, message: 'The API reference renderer is not installed.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -2,6 +2,7 @@
 // CREATED → APPROVED | REJECTED | ACTION_REQUIRED) and each transition emits its
 // BENEFICIARY_INSTRUCTION_* event with the seed's payment-instruction payload.
 import { ServiceError } from '../errors/catalogue';
+import { instructionRejectedAtOnce, MAGIC_REJECTION } from '../domain/magic-values';
 import { instructionEventPayload, INSTRUCTION_EVENT, moveInstruction, type InstructionStatus } from '../domain/beneficiaries';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { Reason } from '../domain/operations/state-machine';
@@ -38,7 +39,7 @@ export class BeneficiaryService {
     };
     await store.insert('beneficiary', customerId, beneficiary.id, beneficiary);
     for (const instruction of beneficiary.paymentInstructions) this.publish(beneficiary, instruction);
-    return beneficiary;
+    return this.applyMagicValues(customerId, beneficiary, beneficiary.paymentInstructions);
   }
 
   async addInstruction(customerId: string, beneficiaryId: string, input: PaymentInstructionCreate): Promise<Beneficiary> {
@@ -52,7 +53,16 @@ export class BeneficiaryService {
       updatedAt: at,
     }))) as Beneficiary;
     this.publish(updated, instruction);
-    return updated;
+    return this.applyMagicValues(customerId, updated, [instruction]);
+  }
+
+  /** Magic value reject@fos-mock.test: a new instruction with that PIX key is rejected at once. */
+  private async applyMagicValues(customerId: string, beneficiary: Beneficiary, added: PaymentInstruction[]): Promise<Beneficiary> {
+    let current = beneficiary;
+    for (const instruction of added) {
+      if (instructionRejectedAtOnce(instruction)) current = await this.moveInstruction(customerId, beneficiary.id, instruction.id, 'REJECTED', MAGIC_REJECTION);
+    }
+    return current;
   }
 
   /** Approves, rejects or flags an instruction (control API). */

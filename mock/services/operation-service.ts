@@ -3,6 +3,7 @@
 // fails the operation with INSUFFICIENT_BALANCE, only confirmed rail transactions are recorded.
 import { ServiceError } from '../errors/catalogue';
 import { amount, fitsScale, isPositive, scaleOf } from '../domain/money';
+import { depositSettlesAtOnce, withdrawalForcedShort } from '../domain/magic-values';
 import { buildOperation } from '../domain/operations/build';
 import { settlementPlan, type BalanceMove } from '../domain/operations/settlement';
 import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } from '../domain/operations/state-machine';
@@ -126,6 +127,8 @@ export class OperationService {
       throw error;
     }
     this.publish(operation);
+    // Magic value 777.77: the deposit is paid at once (README "Control API, clock, faults").
+    if (depositSettlesAtOnce(operation)) return this.settle(customerId, id);
     this.scheduleAutoSettle(customerId, id);
     return operation;
   }
@@ -153,8 +156,10 @@ export class OperationService {
       }
       const plan = settlementPlan(operation);
       const applied: BalanceMove[] = [];
+      // Magic value 666.66: the first debit is refused as if the balance were short.
+      const forcedShort = withdrawalForcedShort(operation);
       for (const debit of plan.debits) {
-        if ((await store.moveBalance(debit.accountId, debit.asset, debit.delta)) === null) {
+        if (forcedShort || (await store.moveBalance(debit.accountId, debit.asset, debit.delta)) === null) {
           for (const undo of applied) await store.moveBalance(undo.accountId, undo.asset, undo.delta.replace(/^-/, ''));
           const balance = await store.getBalance(debit.accountId, debit.asset);
           return this.transition(operation, 'FAILED', {

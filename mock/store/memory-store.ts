@@ -4,7 +4,7 @@ import { Decimal } from '../domain/money';
 import type { RecordTypes } from '../domain/records';
 import { sliceSorted } from './slice';
 import { SortedIndex } from './sorted-index';
-import type { IdempotencyClaim, IdempotencyEntry, Kind, PageQuery, PageSlice, Store } from './store';
+import type { IdempotencyClaim, IdempotencyEntry, Kind, PageQuery, PageSlice, Store, StoredRecord, StoreState } from './store';
 
 interface Entry {
   key: number;
@@ -159,6 +159,65 @@ export class MemoryStore implements Store {
 
   async releaseIdempotencyKey(key: string): Promise<void> {
     this.idempotency.delete(key);
+  }
+
+  async exportState(now: number): Promise<StoreState> {
+    const records: StoreState['records'] = {};
+    for (const [kind, table] of this.entries) {
+      const list: StoredRecord[] = [];
+      // A Map iterates in insertion order, which is ascending key order.
+      for (const [id, entry] of table) list.push({ scope: entry.scope, id, key: entry.key, record: entry.record });
+      if (list.length > 0) records[kind] = list;
+    }
+    const balances = [...this.balanceTable].map(([key, value]) => {
+      const [accountId, asset] = key.split(':') as [string, string];
+      return { accountId, asset, value: value.toFixed() };
+    });
+    // A key still in progress belongs to a request that will not be in the restored state.
+    const idempotency = [...this.idempotency].filter(([, entry]) => entry.state === 'DONE' && entry.expiresAt > now).map(([key, entry]) => ({ key, ...entry }));
+    return { sequence: this.sequence, records, balances, idempotency };
+  }
+
+  async importState(state: StoreState): Promise<void> {
+    // Check everything before changing anything: a refused state leaves the store as it was.
+    let maxKey = 0;
+    for (const [kind, list] of Object.entries(state.records)) {
+      const ids = new Set<string>();
+      const keys = new Set<number>();
+      for (const item of list ?? []) {
+        if (ids.has(item.id)) throw new Error(`store: ${kind} ${item.id} appears twice`);
+        if (!Number.isSafeInteger(item.key) || item.key < 1 || keys.has(item.key)) throw new Error(`store: ${kind} ${item.id} has a missing or repeated key ${item.key}`);
+        ids.add(item.id);
+        keys.add(item.key);
+        maxKey = Math.max(maxKey, item.key);
+      }
+    }
+    this.clearNow();
+    for (const [kind, list] of Object.entries(state.records) as Array<[Kind, StoredRecord[]]>) {
+      const table = this.table(kind);
+      for (const item of [...list].sort((a, b) => a.key - b.key)) {
+        table.set(item.id, { key: item.key, scope: item.scope, record: item.record });
+        this.index(kind, item.scope).append(item.key);
+        this.byKey.set(`${kind}\u0000${item.key}`, item.id);
+      }
+    }
+    this.sequence = Math.max(state.sequence, maxKey);
+    for (const balance of state.balances) this.balanceTable.set(`${balance.accountId}:${balance.asset}`, new Decimal(balance.value));
+    for (const { key, ...entry } of state.idempotency) this.idempotency.set(key, entry);
+  }
+
+  async clear(): Promise<void> {
+    this.clearNow();
+  }
+
+  private clearNow(): void {
+    this.sequence = 0;
+    this.entries.clear();
+    this.indexes.clear();
+    this.byKey.clear();
+    this.balanceTable.clear();
+    this.idempotency.clear();
+    this.claimsSinceSweep = 0;
   }
 
   private sweep(now: number): void {

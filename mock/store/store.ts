@@ -29,6 +29,26 @@ export interface IdempotencyEntry {
   response?: { status: number; body: unknown };
 }
 
+/** One stored record with its list (scope) and its insertion key (the position cursors name). */
+export interface StoredRecord {
+  scope: string;
+  id: string;
+  key: number;
+  record: unknown;
+}
+
+/**
+ * The whole state of a store as plain JSON (control API snapshot): records by kind in insertion
+ * order with their scopes and keys, balances, finished idempotency entries, and the sequence the
+ * next insertion continues from. Importing it restores list order, so cursors stay valid.
+ */
+export interface StoreState {
+  sequence: number;
+  records: Partial<Record<Kind, StoredRecord[]>>;
+  balances: Array<{ accountId: string; asset: string; value: string }>;
+  idempotency: Array<{ key: string } & IdempotencyEntry>;
+}
+
 export type IdempotencyClaim =
   | { outcome: 'CLAIMED' }
   | { outcome: 'IN_PROGRESS'; entry: IdempotencyEntry }
@@ -63,4 +83,11 @@ export interface Store {
   claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim>;
   completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void>;
   releaseIdempotencyKey(key: string): Promise<void>;
+
+  /** Everything, as plain JSON; idempotency keys still in progress or expired at `now` are left out. */
+  exportState(now: number): Promise<StoreState>;
+  /** Replaces everything with `state` (which the caller has checked); the store is unchanged if it throws. */
+  importState(state: StoreState): Promise<void>;
+  /** Empties the store: records, balances, idempotency keys; the insertion sequence starts again. */
+  clear(): Promise<void>;
 }

@@ -1,0 +1,40 @@
+// The mock clock: read, advance, freeze, unfreeze. Whatever falls due runs (and its webhooks
+// are attempted) before the answer, so a caller sees the effects at once.
+import type { HandlerTable } from '../http/types';
+import { ok, settleDueWork, type ControlContext } from './context';
+import { parseDuration } from './duration';
+
+/** Bounds one advance: a job that keeps rescheduling itself cannot hold the request forever. */
+const MAX_STEPS = 10_000;
+
+export function clockHandlers(c: ControlContext): HandlerTable {
+  const { clock } = c.deps;
+  const state = () => ({ now: clock.nowIso(), frozen: clock.frozen });
+  return {
+    getClock: async () => ok(state()),
+    advanceClock: async ({ body }) => {
+      const target = clock.now() + parseDuration(body.by);
+      // Walk to each due time in turn, so work that a job schedules inside the window (the next
+      // webhook retry, say) runs too: advancing 2 h runs the whole retry schedule.
+      for (let steps = 0; steps < MAX_STEPS; steps++) {
+        const next = c.deps.scheduler.nextDueAt();
+        if (next === undefined || next > target) break;
+        if (next > clock.now()) clock.advance(next - clock.now());
+        await settleDueWork(c);
+      }
+      if (target > clock.now()) clock.advance(target - clock.now());
+      await settleDueWork(c);
+      return ok(state());
+    },
+    freezeClock: async ({ body }) => {
+      clock.freeze(body?.at === undefined ? undefined : Date.parse(body.at));
+      await settleDueWork(c);
+      return ok(state());
+    },
+    unfreezeClock: async () => {
+      clock.unfreeze();
+      await settleDueWork(c);
+      return ok(state());
+    },
+  };
+}

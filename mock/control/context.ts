@@ -1,0 +1,30 @@
+// What the control handlers are given: the app's dependencies and services, the service
+// document (to check resources against it), the fixtures (reset, new customers), and the
+// fault registry and journal the control API manages.
+import type { Logger } from 'pino';
+import type { Contract } from '../../spec/contract';
+import type { DemoFixtures } from '../../fixtures/types';
+import type { Services } from '../services';
+import type { Deps } from '../services/deps';
+import type { FaultRegistry } from './faults';
+import type { Journal } from './journal';
+
+export interface ControlContext {
+  deps: Deps;
+  services: Services;
+  publicContract: Contract;
+  fixtures: DemoFixtures;
+  faults: FaultRegistry;
+  journal: Journal;
+  logger: Logger;
+}
+
+export const ok = (body: unknown) => ({ status: 200, body });
+export const created = (body: unknown) => ({ status: 201, body });
+export const noContent = () => ({ status: 204 });
+
+/** Lets what fell due run, and its webhooks go out, before a control call answers. */
+export async function settleDueWork(c: ControlContext): Promise<void> {
+  await c.deps.scheduler.runDue();
+  await c.services.webhooks.idle();
+}

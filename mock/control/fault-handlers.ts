@@ -1,0 +1,21 @@
+// Faults and the journal: inject, list and remove faults; read the last requests.
+import { ServiceError } from '../errors/catalogue';
+import type { HandlerTable } from '../http/types';
+import { created, noContent, ok, type ControlContext } from './context';
+
+export function faultHandlers(c: ControlContext): HandlerTable {
+  return {
+    createFault: async ({ body }) => created(c.faults.add(body)),
+    listFaults: async () => ok({ data: c.faults.list() }),
+    deleteFault: async ({ params }) => {
+      const id = params.faultId as string;
+      if (!c.faults.remove(id)) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'fault', id }, `No fault with id ${id}.`);
+      return noContent();
+    },
+    deleteAllFaults: async () => {
+      c.faults.clear();
+      return noContent();
+    },
+    getJournal: async ({ query }) => ok({ data: c.journal.latest(query.limit as number) }),
+  };
+}

@@ -1,0 +1,30 @@
+// Control bodies and answers that are resources of the service API (x-public-schema in the
+// control document) are checked against spec/openapi.yaml itself, so no schema is written twice.
+import type { Logger } from 'pino';
+import type { Contract } from '../../spec/contract';
+import { ServiceError } from '../errors/catalogue';
+import type { Handler } from '../http/types';
+
+/** A request part that the service will store and show (a reason): 400 if the service document would refuse it. */
+export function assertPublic(contract: Contract, schema: string, value: unknown, field: string): void {
+  const check = contract.checkSchema(schema, value);
+  const problems = [...check.errors, ...check.drift];
+  if (problems.length > 0) {
+    throw new ServiceError('VALIDATION_ERROR', { fields: problems.map((p) => ({ field: p.field ? `${field}.${p.field}` : field, message: p.message })) });
+  }
+}
+
+/** Strict mode: a success answer that breaks the service document's schema is a 500, as on the service API. */
+export function checkedAgainstPublic(handler: Handler, schema: string, contract: Contract, logger: Logger): Handler {
+  return async (ctx) => {
+    const result = await handler(ctx);
+    if (result.status >= 300) return result;
+    const check = contract.checkSchema(schema, result.body);
+    const violations = [...check.errors, ...check.drift];
+    if (violations.length > 0) {
+      logger.error({ schema, violations }, 'control response breaks the service document');
+      throw new ServiceError('INTERNAL_ERROR', { reason: `the mock built a ${schema} that breaks the API document`, schema, violations });
+    }
+    return result;
+  };
+}

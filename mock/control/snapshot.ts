@@ -1,0 +1,52 @@
+// Snapshot export and import. The store gives and takes its whole state (records with scopes
+// and insertion keys, balances, finished idempotency keys); the snapshot adds the clock, so a
+// restored mock answers as the original did: same lists, same order, cursors still valid
+// (same FOS_MOCK_SECRET), same expiries.
+import { ServiceError } from '../errors/catalogue';
+import type { Operation } from '../domain/records';
+import type { StoreState } from '../store/store';
+import { settleDueWork, type ControlContext } from './context';
+
+export const SNAPSHOT_VERSION = 1;
+
+export interface Snapshot extends StoreState {
+  version: typeof SNAPSHOT_VERSION;
+  takenAt: string;
+  clock: { now: string; frozen: boolean };
+}
+
+export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
+  const { store, clock } = c.deps;
+  const state = await store.exportState(clock.now());
+  return { version: SNAPSHOT_VERSION, takenAt: clock.nowIso(), clock: { now: clock.nowIso(), frozen: clock.frozen }, ...state };
+}
+
+export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Promise<void> {
+  const { store, clock, scheduler } = c.deps;
+  await scheduler.idle();
+  try {
+    await store.importState({ sequence: snapshot.sequence, records: snapshot.records, balances: snapshot.balances, idempotency: snapshot.idempotency });
+  } catch (error) {
+    throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.records', message: (error as Error).message.replace(/^store: /, '') }] });
+  }
+  // Jobs of the replaced state must not act on the restored one.
+  scheduler.clear();
+  clock.freeze(Date.parse(snapshot.clock.now));
+  if (!snapshot.clock.frozen) clock.unfreeze();
+  resumeAutoSettlement(c, (snapshot.records.operation ?? []).map((item) => item.record as Operation));
+  await settleDueWork(c);
+}
+
+/** The same job OperationService schedules at creation, for the operations the snapshot left REQUESTED. */
+function resumeAutoSettlement(c: ControlContext, operations: Operation[]): void {
+  const { config, scheduler, store } = c.deps;
+  const delay = config.autoSettleMs;
+  if (delay === null) return;
+  for (const operation of operations) {
+    if (operation.currentState.status !== 'REQUESTED') continue;
+    scheduler.at(Date.parse(operation.createdAt) + delay, async () => {
+      const current = await store.get('operation', operation.id);
+      if (current?.currentState.status === 'REQUESTED') await c.services.operations.settle(operation.customer.id, operation.id);
+    });
+  }
+}

@@ -1,0 +1,19 @@
+// Presence, configuration, reset, and waiting for webhook deliveries.
+import type { HandlerTable } from '../http/types';
+import { ok, type ControlContext } from './context';
+import { resetState } from './reset';
+
+export function systemHandlers(c: ControlContext): HandlerTable {
+  return {
+    getHealth: async () => ok({ status: 'ok', now: c.deps.clock.nowIso(), frozen: c.deps.clock.frozen }),
+    getConfig: async () => ok({ ...c.deps.config, secret: '***' }),
+    resetState: async () => {
+      await resetState(c);
+      return ok({ status: 'reset' });
+    },
+    waitForWebhooks: async () => {
+      await c.services.webhooks.idle();
+      return ok({ status: 'idle' });
+    },
+  };
+}

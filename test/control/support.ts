@@ -1,0 +1,45 @@
+// Shared steps of the control API tests: the /_mock client, operations made through the
+// service API, and waiting for something that happens after an answer (no timed assertions).
+import type { Authed, Harness } from '../http/harness';
+import { demo } from '../http/fixture-ids';
+
+export const d = demo();
+export const funded = d.funded(d.c1.id);
+export const beneficiary = d.beneficiaryOf(d.c1.id);
+export const reason = { code: 'MANUAL_REVIEW', message: 'Held for a compliance review.' };
+
+/** The control API, as a client sees it: JSON, no token, no idempotency key. */
+export function control(h: Harness) {
+  return {
+    get: (path: string) => h.http.get(`/_mock${path}`),
+    post: (path: string, body?: unknown) => (body === undefined ? h.http.post(`/_mock${path}`) : h.http.post(`/_mock${path}`).send(body as object)),
+    put: (path: string, body: unknown) => h.http.put(`/_mock${path}`).send(body as object),
+    delete: (path: string) => h.http.delete(`/_mock${path}`),
+  };
+}
+
+export async function quote(api: Authed, sourceAmount = '10.00', accountId = funded.id) {
+  return (await api.post('/v1/quotes', { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount }).expect(201)).body;
+}
+
+export async function deposit(api: Authed, sourceAmount = '10.00', accountId = funded.id) {
+  const q = await quote(api, sourceAmount, accountId);
+  return (await api.post('/v1/operations/deposits', { accountId, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201)).body;
+}
+
+export async function withdrawal(api: Authed, sourceAmount = '10.00', accountId = funded.id, beneficiaryId = beneficiary.id) {
+  const q = await quote(api, sourceAmount, accountId);
+  return (await api.post('/v1/operations/withdrawals', { accountId, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: beneficiaryId } }).expect(201)).body;
+}
+
+/** Retries `check` until it passes, yielding to the event loop between tries (bounded by count, not time). */
+export async function eventually<T>(check: () => Promise<T> | T, tries = 200): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await check();
+    } catch (error) {
+      if (i >= tries) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
