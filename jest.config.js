@@ -9,4 +9,12 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/contract-tests/**/*.test.ts'],
   testTimeout: 20000,
+  // JUnit XML for CI to keep; the contract reporter prints the operation x status coverage of
+  // the contract suite, writes reports/contract-summary.md and fails a full run that leaves an
+  // operation of the document untouched.
+  reporters: [
+    'default',
+    ['jest-junit', { outputDirectory: 'reports', outputName: 'junit.xml' }],
+    '<rootDir>/contract-tests/support/contract-reporter.js',
+  ],
 };

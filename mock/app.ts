@@ -110,7 +110,9 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   }
   // Faults act on the service routes only (the control router above answers /_mock itself).
   app.use(faultMiddleware(faults));
-  app.use(jsonBodyParser(config.bodyLimitBytes));
+  // Bodies are read only on operations that take one: elsewhere a body is ignored, never a
+  // 413 or 415 the document does not list for that operation.
+  const parseBody = jsonBodyParser(config.bodyLimitBytes);
 
   // Concrete paths first: /v1/operations/deposits must not be taken for /v1/operations/{operationId}.
   const ordered = [...contract.operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
@@ -121,7 +123,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     const guarded: express.RequestHandler = op.path.includes('{')
       ? (req, res, next) => (concretePaths.has(req.path.replace(/\/$/, '')) ? next() : route(req, res, next))
       : route;
-    app[op.method as 'get' | 'post' | 'patch' | 'delete' | 'put'](expressPath, guarded);
+    const chain = op.hasBody ? [parseBody, guarded] : [guarded];
+    app[op.method as 'get' | 'post' | 'patch' | 'delete' | 'put'](expressPath, ...chain);
   }
   app.use(unmatchedRoute(contract));
   app.use(errorHandler(logger));

@@ -1,0 +1,90 @@
+// One test file's world: its target (an in-process mock of its own, or the URL), the control
+// API when there is one, and the customer it acts as: a fresh, isolated customer from
+// POST /_mock/customers when the control API exists, the configured one otherwise.
+import { basename } from 'node:path';
+import { afterAll, beforeAll, expect } from '@jest/globals';
+import { capabilities, type Capabilities } from './capabilities';
+import { ApiClient, type ClientContext } from './client';
+import { Control } from './control';
+import { record } from './run';
+import { DEMO_CUSTOMERS, settings, type Credentials } from './settings';
+import { openTarget, type Target } from './target';
+
+export interface Session {
+  caps: Capabilities;
+  target: Target;
+  /** The control API, when the target serves it. */
+  control?: Control;
+  /** The customer this file acts as. */
+  api: ApiClient;
+  /** A client of another customer (fresh per call with a control API). */
+  otherCustomer(): Promise<ApiClient>;
+  /** A client with no credentials, for calls that carry their own Authorization. */
+  anonymous: ApiClient;
+  /** Waits until queued webhook deliveries were attempted (control API); a no-op otherwise. */
+  deliveriesIdle(): Promise<void>;
+  /** Runs at the end of the file (e.g. deleting what it created on a shared target). */
+  onClose(cleanup: () => Promise<unknown>): void;
+}
+
+async function customerCredentials(control: Control | undefined, target: Target, which: 0 | 1, file: string): Promise<Credentials> {
+  if (control) {
+    const created = await control.createCustomer(`contract ${file}${which ? ' (other)' : ''}`);
+    return { clientId: created.clientId, clientSecret: created.clientSecret };
+  }
+  const configured = which === 0 ? settings().customer : settings().otherCustomer;
+  if (configured) return configured;
+  if (target.inProcess) return DEMO_CUSTOMERS[which];
+  throw new Error(`contract suite: set CONTRACT_CLIENT_ID${which ? '_2' : ''} and CONTRACT_CLIENT_SECRET${which ? '_2' : ''} for ${target.baseUrl}`);
+}
+
+/** Registers the file's beforeAll/afterAll and returns the session getter. */
+export function useSession(): () => Session {
+  let session: Session | undefined;
+  const cleanups: Array<() => Promise<unknown>> = [];
+  let target: Target | undefined;
+
+  beforeAll(async () => {
+    const caps = capabilities();
+    const file = basename(expect.getState().testPath ?? 'unknown');
+    target = await openTarget();
+    const control = await Control.detect(target.baseUrl);
+    if (Boolean(control) !== caps.control) {
+      throw new Error(`contract suite: the target's control API ${control ? 'appeared' : 'vanished'} after the probe; run the suite again`);
+    }
+    record({ kind: 'target', file, label: caps.label, inProcess: caps.inProcess, control: caps.control, mock: caps.mock });
+    record({
+      kind: 'document',
+      operations: target.contract.operations.map((op) => ({ operationId: op.operationId, method: op.method.toUpperCase(), path: op.path, statuses: [...op.responses.keys()].map(Number) })),
+    });
+    const ctx: ClientContext = { baseUrl: target.baseUrl, contract: target.contract, file, driftFails: caps.mock, record };
+    const api = new ApiClient(ctx, await customerCredentials(control, target, 0, file));
+    let other: ApiClient | undefined;
+    const t = target;
+    session = {
+      caps,
+      target: t,
+      control,
+      api,
+      anonymous: new ApiClient(ctx),
+      async otherCustomer() {
+        if (control) return new ApiClient(ctx, await customerCredentials(control, t, 1, file));
+        return (other ??= new ApiClient(ctx, await customerCredentials(undefined, t, 1, file)));
+      },
+      async deliveriesIdle() {
+        if (control) await control.idle();
+      },
+      onClose: (cleanup) => void cleanups.push(cleanup),
+    };
+  });
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    await target?.close();
+  });
+
+  return () => {
+    if (!session) throw new Error('contract suite: the session is not open (beforeAll failed?)');
+    return session;
+  };
+}

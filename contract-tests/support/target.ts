@@ -1,0 +1,41 @@
+// The target of one test file: the mock started in-process on an ephemeral loopback port (the
+// default; one server per file, closed after it), or the server at CONTRACT_BASE_URL.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { loadContract, type Contract } from '../../spec/contract';
+import { settings } from './settings';
+
+export interface Target {
+  baseUrl: string;
+  inProcess: boolean;
+  /** The document's compiled validators (shared with the in-process mock: compiled once per file). */
+  contract: Contract;
+  close(): Promise<void>;
+}
+
+let compiled: Contract | undefined;
+export function contract(): Contract {
+  return (compiled ??= loadContract());
+}
+
+export async function openTarget(): Promise<Target> {
+  const { baseUrl } = settings();
+  if (baseUrl) return { baseUrl, inProcess: false, contract: contract(), close: async () => undefined };
+
+  // Required here, not imported at the top, so a run against a URL never loads the mock's code.
+  const { createApp } = require('../../mock/app') as typeof import('../../mock/app');
+  const mock = await createApp({ contract: contract(), config: { logLevel: 'silent' } });
+  const server = mock.app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    inProcess: true,
+    contract: contract(),
+    async close() {
+      mock.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
