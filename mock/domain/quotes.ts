@@ -4,6 +4,8 @@ import { ServiceError } from '../errors/catalogue';
 import { atScale, Decimal, fitsScale, isPositive, scaleOf, type AssetScales } from './money';
 import type { QuoteRecord } from './records';
 
+const MAX_AMOUNT = new Decimal(10).pow(20);
+
 export interface Rate {
   sourceAsset: string;
   targetAsset: string;
@@ -53,6 +55,10 @@ export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetSc
       ? { sourceAmount: atScale(value, sourceScale), targetAmount: atScale(new Decimal(value).times(rate), targetScale, 'down'), rate }
       : { sourceAmount: atScale(new Decimal(value).dividedBy(rate), sourceScale, 'up'), targetAmount: atScale(value, targetScale), rate };
   if (!isPositive(price.targetAmount)) throw invalid(given, 'is too small to buy any of the target asset');
+  // Amounts travel as decimal strings of at most 20 integer digits (the document's pattern).
+  if ([price.sourceAmount, price.targetAmount].some((v) => new Decimal(v).abs().greaterThanOrEqualTo(MAX_AMOUNT))) {
+    throw invalid(given, 'is too large: the converted amount would exceed 20 integer digits');
+  }
   return price;
 }
 

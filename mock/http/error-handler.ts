@@ -22,8 +22,23 @@ export function toServiceError(error: unknown): ServiceError | undefined {
     case 'stream.encoding.set':
       return new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body', message: 'was not received whole' }] });
     default:
-      return undefined;
+      return fromClientError(e);
   }
+}
+
+/**
+ * Any other error Express or body-parser marks as the client's (a 4xx `status` with `expose`):
+ * a path with a malformed percent-escape, a body that does not decode under its
+ * Content-Encoding. It is a bad request, never a 500.
+ */
+function fromClientError(e: { status?: number; statusCode?: number; expose?: boolean; message?: string } | undefined): ServiceError | undefined {
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499 || e?.expose === false) return undefined;
+  if (status === 413) return new ServiceError('PAYLOAD_TOO_LARGE');
+  if (status === 415) return new ServiceError('UNSUPPORTED_MEDIA_TYPE', { reason: e?.message });
+  const field = e instanceof URIError ? 'path' : 'body';
+  const message = field === 'path' ? 'is not a valid percent-encoded path' : 'could not be read or decoded';
+  return new ServiceError('VALIDATION_ERROR', { fields: [{ field, message }] });
 }
 
 export function errorHandler(logger: Logger) {
