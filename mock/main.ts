@@ -5,6 +5,10 @@ import { createApp } from './app';
 import { configFromEnv, type Config } from './config';
 import { readFixtures } from './fixtures-loader';
 import { closeDeliveryAgent } from './webhooks/deliver';
+import { registerClockCommand } from './cli/clock';
+import { registerScenarioCommand } from './cli/scenario';
+import { registerSnapshotCommand } from './cli/snapshot';
+import { registerTriggerCommand } from './cli/trigger';
 
 function integer(value: string): number {
   const parsed = Number(value);
@@ -77,6 +81,11 @@ export function program(): Command {
       }
       await serve(config);
     });
+  // Client commands: they talk to a running mock (--url / FOS_MOCK_URL), or start one in-process.
+  registerScenarioCommand(cli, process.env);
+  registerSnapshotCommand(cli, process.env);
+  registerClockCommand(cli, process.env);
+  registerTriggerCommand(cli, process.env);
   return cli;
 }
 

@@ -1,0 +1,71 @@
+// `fos-mock scenario run <file...>`: runs scenario files (or every *.yaml of a folder) against
+// a mock - the one at --url / FOS_MOCK_URL, or an in-process one started for the run - printing a
+// line per step. Exit code 1 when any scenario fails or cannot be read.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { UserError } from '../scenarios/errors';
+import { formatHeader, formatResult, formatTotals, progressPrinter } from '../scenarios/reporter';
+import { runScenario } from '../scenarios/runner';
+import { loadScenarioFile } from '../scenarios/loader';
+import type { ScenarioResult } from '../scenarios/types';
+import { startLocalMock } from './local-mock';
+import { guarded, out, withUrlOption, type Env } from './target';
+
+/** Files as given; a folder stands for its *.yaml / *.yml files, in name order. */
+export function expandFiles(paths: string[]): string[] {
+  return paths.flatMap((path) => {
+    let isFolder = false;
+    try {
+      isFolder = statSync(path).isDirectory();
+    } catch {
+      return [path]; // the loader says it does not exist
+    }
+    if (!isFolder) return [path];
+    const files = readdirSync(path).filter((name) => /\.ya?ml$/.test(name)).sort();
+    if (files.length === 0) throw new UserError(`${path} holds no .yaml scenario files`);
+    return files.map((name) => join(path, name));
+  });
+}
+
+export function registerScenarioCommand(cli: Command, env: Env): void {
+  const scenario = cli.command('scenario').description('run QA scenario files (YAML; schema: spec/scenario.schema.json)');
+  withUrlOption(
+    scenario
+      .command('run')
+      .summary('run scenario files against a mock (exit code 1 if any fails)')
+      .description('run scenario files against a mock: the one at --url (or FOS_MOCK_URL), else an in-process mock started for the run (demo data, frozen clock); exit code 1 if any fails')
+      .argument('<file...>', 'scenario files, or folders of them (e.g. fixtures/scenarios)'),
+    'base URL of a running mock (env FOS_MOCK_URL); without either, an in-process mock is started for the run',
+  ).action(async (paths: string[], flags: { url?: string }) =>
+    guarded(async () => {
+      const files = expandFiles(paths);
+      const given = flags.url || env.FOS_MOCK_URL || undefined;
+      const local = given ? undefined : await startLocalMock();
+      const baseUrl = given ?? (local as { url: string }).url;
+      if (local) out(`fos-mock: started an in-process mock at ${baseUrl} (demo data, frozen clock)`);
+      const results: ScenarioResult[] = [];
+      let broken = 0;
+      try {
+        for (const file of files) {
+          try {
+            const parsed = loadScenarioFile(file);
+            out(formatHeader(parsed.name, file));
+            const result = await runScenario(parsed, { baseUrl, onStep: progressPrinter(process.stdout) });
+            results.push(result);
+            out(formatResult(result));
+          } catch (error) {
+            // A file that cannot be read does not stop the others; nothing listening there does.
+            if (!(error instanceof UserError) || error.name === 'MockTargetError') throw error;
+            process.stderr.write(`✗ ${error.message}\n`);
+            broken++;
+          }
+        }
+      } finally {
+        await local?.stop();
+      }
+      if (files.length > 1) out(formatTotals(results, broken));
+      if (broken > 0 || results.some((r) => !r.passed)) process.exitCode = 1;
+    }),
+  );
+}

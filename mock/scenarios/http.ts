@@ -1,0 +1,100 @@
+// A small JSON client of one mock (service and control API), shared by the scenario runner and
+// the CLI: it parses answers, and turns "nobody listens there" into a clear MockTargetError.
+import { Agent, request } from 'undici';
+import { MockTargetError, unreachable } from './errors';
+
+export interface HttpAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** Parsed JSON when the answer is JSON; the text otherwise; undefined when empty. */
+  body: unknown;
+}
+
+export interface SendOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export function normaliseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new MockTargetError(`"${value}" is not a URL: give the mock's base URL, e.g. http://127.0.0.1:4010`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MockTargetError(`"${value}" is not an http(s) URL`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+export class MockClient {
+  readonly baseUrl: string;
+  private readonly agent = new Agent({ keepAliveTimeout: 4_000 });
+
+  constructor(baseUrl: string) {
+    this.baseUrl = normaliseBaseUrl(baseUrl);
+  }
+
+  async send(method: string, path: string, options: SendOptions = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    }
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(`${this.baseUrl}${path}`, { method: method as 'GET', headers, body, dispatcher: this.agent });
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+      if (code && CONNECTION_ERRORS.has(code)) throw unreachable(this.baseUrl, error);
+      throw error;
+    }
+    const text = await response.body.text();
+    const flat: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { status: response.statusCode, headers: flat, body: parseBody(text, flat['content-type']) };
+  }
+
+  /** A control API call; `path` is relative to /_mock (a leading /_mock is accepted). */
+  control(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+    return this.send(method, controlPath(path), { body });
+  }
+
+  /** Whether the control API is served (GET /_mock/health answers 200); throws when nothing listens. */
+  async hasControlApi(): Promise<boolean> {
+    const answer = await this.send('GET', '/_mock/health');
+    return answer.status === 200;
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+export function controlPath(path: string): string {
+  return path.startsWith('/_mock/') || path === '/_mock' ? path : `/_mock${path}`;
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** "CODE: message" of an Error body, for messages about an unexpected answer. */
+export function describeAnswer(answer: HttpAnswer): string {
+  const body = answer.body as { code?: unknown; message?: unknown } | undefined;
+  if (body && typeof body === 'object' && typeof body.code === 'string') return `${answer.status} ${body.code}: ${String(body.message ?? '')}`.trim();
+  return String(answer.status);
+}

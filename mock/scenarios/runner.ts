@@ -1,0 +1,86 @@
+// Runs a scenario against a mock: prepares the customer and the receivers, then each step in
+// order - send, check, save - stopping at the first step that fails and saying what differed.
+import { performance } from 'node:perf_hooks';
+import { controlOff } from './errors';
+import { describeAnswer, MockClient } from './http';
+import { checkScenario, loadScenarioFile } from './loader';
+import { closeReceivers, startReceivers, type ScenarioReceiver } from './receivers';
+import { needsControlApi, prepareSession, SetupError } from './setup';
+import { runStep } from './step';
+import type { TemplateContext } from './template';
+import type { Scenario, ScenarioResult, Step, StepProgress, StepResult } from './types';
+
+export interface RunOptions {
+  /** The mock's base URL, e.g. http://127.0.0.1:4010. */
+  baseUrl: string;
+  /** Called when each step starts (`running`) and ends (`passed` / `failed`). */
+  onStep?(progress: StepProgress): void;
+}
+
+/** The step's action as written (templates unresolved): `POST /v1/quotes`, `control POST /...`, `clock 5m`. */
+export function stepTitle(step: Step): string {
+  if (step.call !== undefined) return step.call;
+  if (step.control !== undefined) return `control ${step.control}`;
+  if (step.clock !== undefined) return `clock ${step.clock}`;
+  if (step.webhooks !== undefined) return `webhooks ${step.webhooks}`;
+  return `events of ${step['expect-events']?.receiver ?? '?'}`;
+}
+
+/**
+ * Runs one scenario: a file path, or a scenario object (validated like a file). Problems of the
+ * file or the set-up (no mock there, control API off, refused credentials) throw a UserError;
+ * a failing step is reported in the result.
+ */
+export async function runScenario(input: string | Scenario, options: RunOptions): Promise<ScenarioResult> {
+  let scenario: Scenario;
+  if (typeof input === 'string') scenario = loadScenarioFile(input);
+  else {
+    const { file, ...data } = input;
+    scenario = checkScenario(data, file);
+  }
+  const started = performance.now();
+  const client = new MockClient(options.baseUrl);
+  let receivers = new Map<string, ScenarioReceiver>();
+  const steps: StepResult[] = [];
+  try {
+    const control = await client.hasControlApi();
+    if (!control && needsControlApi(scenario)) throw controlOff(client.baseUrl);
+    if (scenario.reset) {
+      const answer = await client.control('POST', '/reset');
+      if (answer.status !== 200) throw new SetupError(`POST /_mock/reset answered ${describeAnswer(answer)}`);
+    }
+    const session = await prepareSession(client, scenario, control);
+    receivers = await startReceivers(scenario.receivers ?? {});
+    const saved: Record<string, unknown> = {};
+    const total = scenario.steps.length;
+    for (const [i, step] of scenario.steps.entries()) {
+      const index = i + 1;
+      const title = stepTitle(step);
+      const name = step.name;
+      options.onStep?.({ index, total, title, name, state: 'running' });
+      const t0 = performance.now();
+      let status: number | undefined;
+      let error: string | undefined;
+      try {
+        const context: TemplateContext = { ...saved, customer: session.customer, accounts: session.accounts, receivers: receiverUrls(receivers) };
+        status = await runStep(step, { client, session, context, saved, receivers, control });
+      } catch (caught) {
+        status = (caught as { status?: number }).status ?? status;
+        error = (caught as Error).message;
+      }
+      const ms = Math.round(performance.now() - t0);
+      const result: StepResult = { index, title, ok: error === undefined, ms, ...(name ? { name } : {}), ...(status !== undefined ? { status } : {}), ...(error ? { error } : {}) };
+      steps.push(result);
+      options.onStep?.({ index, total, title, name, state: result.ok ? 'passed' : 'failed', ms, status, error });
+      if (!result.ok) break;
+    }
+    return { name: scenario.name, ...(scenario.file ? { file: scenario.file } : {}), passed: steps.every((s) => s.ok) && steps.length === total, steps, total, ms: Math.round(performance.now() - started) };
+  } finally {
+    await closeReceivers(receivers);
+    await client.close();
+  }
+}
+
+function receiverUrls(receivers: Map<string, ScenarioReceiver>): Record<string, { url: string }> {
+  return Object.fromEntries([...receivers].map(([name, r]) => [name, { url: r.url }]));
+}

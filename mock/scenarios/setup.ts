@@ -1,0 +1,109 @@
+// Before the steps: the customer whose token the calls carry (a fresh isolated one by default),
+// its token, and the built-in template values - `customer.*` and `accounts.funded` /
+// `accounts.editable`, found by asking the mock rather than assumed.
+import { UserError } from './errors';
+import { describeAnswer, type HttpAnswer, type MockClient } from './http';
+import type { Scenario } from './types';
+
+export const DEMO_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+
+export interface CustomerBuiltIns {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  /** Account ids in creation order (for a fresh customer, the order POST /_mock/customers gives). */
+  accounts: string[];
+  beneficiaries: string[];
+}
+
+export interface Session {
+  customer: CustomerBuiltIns;
+  /** `funded`: the account with the most BRL (needs the control API); `editable`: the one in ACTION_REQUIRED. */
+  accounts: { funded?: string; editable?: string };
+  token: string;
+  /** A new token for the same customer (after the clock moved). */
+  refreshToken(): Promise<void>;
+}
+
+export class SetupError extends UserError {
+  override name = 'SetupError';
+}
+
+function expectStatus(answer: HttpAnswer, status: number, what: string): void {
+  if (answer.status !== status) throw new SetupError(`${what} answered ${describeAnswer(answer)} (expected ${status})`);
+}
+
+/** Whether the scenario needs /_mock: a reset, a fresh customer, control, clock or webhook steps, or event checks (they wait for deliveries). */
+export function needsControlApi(scenario: Scenario): boolean {
+  if (scenario.reset || (scenario.customer ?? 'fresh') === 'fresh') return true;
+  return scenario.steps.some((s) => s.control !== undefined || s.clock !== undefined || s.webhooks !== undefined || s['expect-events'] !== undefined);
+}
+
+export async function prepareSession(client: MockClient, scenario: Scenario, control: boolean): Promise<Session> {
+  const spec = scenario.customer ?? 'fresh';
+  let credentials = spec === 'demo' ? DEMO_CREDENTIALS : typeof spec === 'object' ? spec : undefined;
+  let fresh: { customerId: string; accounts: string[]; beneficiaries: string[] } | undefined;
+  if (!credentials) {
+    const answer = await client.control('POST', '/customers', { name: `scenario: ${scenario.name}`.slice(0, 200) });
+    expectStatus(answer, 201, 'POST /_mock/customers');
+    const body = answer.body as { customerId: string; clientId: string; clientSecret: string; accounts: string[]; beneficiaries: string[] };
+    credentials = { clientId: body.clientId, clientSecret: body.clientSecret };
+    fresh = body;
+  }
+  const login = credentials;
+  const fetchToken = async () => {
+    const answer = await client.send('POST', '/api/oauth/client/token', { body: login });
+    if (answer.status === 401) throw new SetupError(`the mock refused the credentials of ${login.clientId} (${describeAnswer(answer)})`);
+    expectStatus(answer, 200, 'POST /api/oauth/client/token');
+    return (answer.body as { accessToken: string }).accessToken;
+  };
+  const session: Session = {
+    token: await fetchToken(),
+    customer: { id: '', clientId: login.clientId, clientSecret: login.clientSecret, accounts: [], beneficiaries: [] },
+    accounts: {},
+    async refreshToken() {
+      session.token = await fetchToken();
+    },
+  };
+  const auth = { authorization: `Bearer ${session.token}` };
+
+  const accountList = await client.send('GET', '/api/accounts?limit=100&sortOrder=ASCENDING', { headers: auth });
+  expectStatus(accountList, 200, 'GET /api/accounts');
+  const accounts = (accountList.body as { data: Array<{ id: string; customer: { id: string }; currentState: { status: string } }> }).data;
+  session.accounts.editable = accounts.find((a) => a.currentState.status === 'ACTION_REQUIRED')?.id;
+
+  if (fresh) {
+    session.customer = { ...session.customer, id: fresh.customerId, accounts: fresh.accounts, beneficiaries: fresh.beneficiaries };
+  } else {
+    const list = await client.send('GET', '/v1/beneficiaries?limit=100&sortOrder=ASCENDING', { headers: auth });
+    expectStatus(list, 200, 'GET /v1/beneficiaries');
+    session.customer.id = accounts[0]?.customer.id ?? subject(session.token);
+    session.customer.accounts = accounts.map((a) => a.id);
+    session.customer.beneficiaries = (list.body as { data: Array<{ id: string }> }).data.map((b) => b.id);
+  }
+
+  if (control) session.accounts.funded = await mostBrl(client, session.customer.accounts);
+  return session;
+}
+
+/** The account holding the most BRL (GET /_mock/accounts/{id}/balances), first one on a tie. */
+async function mostBrl(client: MockClient, accountIds: string[]): Promise<string | undefined> {
+  let best: { id: string; brl: number } | undefined;
+  for (const id of accountIds) {
+    const answer = await client.control('GET', `/accounts/${id}/balances`);
+    expectStatus(answer, 200, `GET /_mock/accounts/${id}/balances`);
+    const brl = Number((answer.body as { balances: Record<string, string> }).balances.BRL ?? 0);
+    if (!best || brl > best.brl) best = { id, brl };
+  }
+  return best?.id;
+}
+
+/** The `sub` claim (the customer id) of a JWT, without checking it: the mock already did. */
+function subject(token: string): string {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: string };
+    return payload.sub ?? '';
+  } catch {
+    return '';
+  }
+}

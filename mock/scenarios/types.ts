@@ -1,0 +1,79 @@
+// The shape of a scenario file once parsed and validated (spec/scenario.schema.json is the
+// authority; these types follow it).
+export type Answer = number | 'hang' | 'reset';
+
+export interface ReceiverSpec {
+  script?: Answer[];
+  fallback?: Answer;
+}
+
+export type CustomerSpec = 'fresh' | 'demo' | { clientId: string; clientSecret: string };
+
+export interface EventExpectation {
+  receiver: string;
+  /** Exactly these X-Event-Type values, in this order. */
+  types?: string[];
+  /** At least these (as many times as listed), in any order. */
+  contains?: string[];
+}
+
+export interface Step {
+  name?: string;
+  call?: string;
+  control?: string;
+  clock?: string | number;
+  webhooks?: 'idle';
+  body?: unknown;
+  headers?: Record<string, string | number | boolean>;
+  auth?: boolean;
+  expect?: { status?: number; body?: unknown; headers?: Record<string, string> };
+  save?: Record<string, string>;
+  'expect-events'?: EventExpectation;
+}
+
+export interface Scenario {
+  name: string;
+  description?: string;
+  reset?: boolean;
+  customer?: CustomerSpec;
+  receivers?: Record<string, ReceiverSpec | null>;
+  steps: Step[];
+  /** Where it was read from, for messages (absent for a scenario given as an object). */
+  file?: string;
+}
+
+/** One line of progress, given to `onStep` when a step starts and when it ends. */
+export interface StepProgress {
+  /** 1-based. */
+  index: number;
+  total: number;
+  title: string;
+  /** The step's `name`, when it has one. */
+  name?: string;
+  state: 'running' | 'passed' | 'failed';
+  /** The HTTP status the step's call answered, when it made one. */
+  status?: number;
+  ms?: number;
+  error?: string;
+}
+
+export interface StepResult {
+  index: number;
+  title: string;
+  name?: string;
+  ok: boolean;
+  status?: number;
+  error?: string;
+  ms: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  file?: string;
+  passed: boolean;
+  /** The steps that ran: the run stops at the first failing one. */
+  steps: StepResult[];
+  /** How many steps the scenario has. */
+  total: number;
+  ms: number;
+}
