@@ -1,6 +1,7 @@
 // The app factory: wires the document, the store, the clock and the services into an Express
 // app. It reads no environment and listens on nothing (main does), so tests start it on port 0.
 import { randomUUID } from 'node:crypto';
+import { promises as dns } from 'node:dns';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { loadContract, type Contract } from '../spec/contract';
@@ -15,11 +16,13 @@ import { controlHandlers } from './control/handlers';
 import { Journal } from './control/journal';
 import { controlRouter } from './control/router';
 import { CursorCodec } from './domain/pagination/cursor';
+import type { HostLookup } from './domain/url-policy';
 import { EventBus } from './events/event-bus';
 import { loadFixtures, readFixtures, referenceData } from './fixtures-loader';
 import { jsonBodyParser } from './http/body';
 import { errorHandler } from './http/error-handler';
 import { operationRoute } from './http/operation-route';
+import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { unmatchedRoute } from './http/unmatched-route';
 import type { HandlerTable } from './http/types';
@@ -49,6 +52,8 @@ export interface AppOptions {
   random?: () => number;
   /** The /docs renderer's bundle; found in node_modules by default (undefined: /docs answers 501). */
   docsRenderer?: string | null;
+  /** Resolves subscription host names (production URL policy); the system resolver by default. */
+  lookup?: HostLookup;
 }
 
 export interface MockApp {
@@ -88,11 +93,14 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     reference: referenceData(fixtures),
     lock: new KeyedLock(),
     newId: randomUUID,
+    lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
   };
   const services = createServices(deps, contract, logger, options.deliver);
   const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random);
   const journal = new Journal();
   const routeDeps = { services, store, clock, config, logger };
+  // The rate limit (off by default) acts on the service routes only, never on /_mock.
+  const serviceRouteDeps = { ...routeDeps, rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock) : undefined };
 
   const app = express();
   app.disable('x-powered-by');
@@ -119,7 +127,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const concretePaths = new Set(ordered.filter((op) => !op.path.includes('{')).map((op) => op.path));
   for (const op of ordered) {
     const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
-    const route = operationRoute(op, handlers[op.operationId]!, routeDeps);
+    const route = operationRoute(op, handlers[op.operationId]!, serviceRouteDeps);
     const guarded: express.RequestHandler = op.path.includes('{')
       ? (req, res, next) => (concretePaths.has(req.path.replace(/\/$/, '')) ? next() : route(req, res, next))
       : route;

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { createApp } from './app';
 import { configFromEnv, type Config } from './config';
 import { readFixtures } from './fixtures-loader';
+import { createServer } from './server';
 import { closeDeliveryAgent } from './webhooks/deliver';
 import { registerClockCommand } from './cli/clock';
 import { registerScenarioCommand } from './cli/scenario';
@@ -19,7 +20,8 @@ function integer(value: string): number {
 export async function serve(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
   const mock = await createApp({ config });
-  const server = mock.app.listen(config.port, config.host);
+  // Header size and time-out limits apply to the server itself (mock/server.ts).
+  const server = createServer(mock.app, config).listen(config.port, config.host);
   server.on('error', (error) => {
     mock.logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
     process.exit(1);

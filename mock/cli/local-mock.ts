@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../app';
 import { createClock } from '../clock';
 import { defaultConfig } from '../config';
+import { createServer } from '../server';
 
 export interface LocalMock {
   url: string;
@@ -12,11 +13,9 @@ export interface LocalMock {
 }
 
 export async function startLocalMock(): Promise<LocalMock> {
-  const mock = await createApp({
-    config: { ...defaultConfig(), port: 0, logLevel: 'silent' },
-    clock: createClock({ frozen: true }),
-  });
-  const server = mock.app.listen(0, '127.0.0.1');
+  const config = { ...defaultConfig(), port: 0, logLevel: 'silent' };
+  const mock = await createApp({ config, clock: createClock({ frozen: true }) });
+  const server = createServer(mock.app, config).listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -1,6 +1,9 @@
 // Subscription URL policies. Seed: "HTTPS, reachable from the public internet". Production
 // enforces that (HTTPS only; no loopback, private or link-local address). Development, the
 // default, also accepts plain HTTP to a loopback address so a local receiver can subscribe.
+// The checks here are pure; a host name is resolved by the subscription service (create,
+// update) and again by the dispatcher before each delivery (DNS rebinding), both under the
+// production policy only, and the addresses it resolves to are judged here.
 import { BlockList, isIP } from 'node:net';
 import type { UrlPolicy } from '../config';
 
@@ -55,4 +58,45 @@ export function urlProblem(raw: string, policy: UrlPolicy): string | undefined {
     return policy === 'development' ? 'must use HTTPS (plain HTTP is accepted only for loopback receivers)' : 'must use HTTPS';
   }
   return 'must use HTTPS';
+}
+
+/** One address a host name resolves to (the shape of dns.promises.lookup with `all: true`). */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Resolves a host name to all its addresses; rejects when it has none. Injected (tests: a fake). */
+export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const RESOLVES_TO_NON_PUBLIC = 'must reach a public address (its host name resolves to a loopback, private or link-local address)';
+export const DOES_NOT_RESOLVE = 'must reach a public address (its host name does not resolve)';
+
+/**
+ * The host name the policy must resolve before it can trust the URL: under production, a URL's
+ * host that is a name rather than an address literal. Undefined otherwise (development, a
+ * literal, a URL that does not parse: urlProblem judges those).
+ */
+export function hostToResolve(raw: string, policy: UrlPolicy): string | undefined {
+  if (policy !== 'production') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  return literalAddress(url.hostname) === undefined ? url.hostname : undefined;
+}
+
+/**
+ * Whether every resolved address is public: none loopback, private, link-local, unspecified,
+ * multicast or reserved, and at least one. An address that cannot be read (zone ids aside)
+ * counts as non-public: when in doubt, refuse.
+ */
+export function allPublic(addresses: ResolvedAddress[]): boolean {
+  if (addresses.length === 0) return false;
+  return addresses.every(({ address }) => {
+    const plain = address.replace(/%.*$/, '');
+    return isIP(plain) !== 0 && !isNonPublicAddress(plain);
+  });
 }

@@ -21,7 +21,12 @@ export const ERROR_CATALOGUE = {
   QUOTE_EXPIRED: { status: 422, message: 'The quote has expired.' },
   QUOTE_ACCOUNT_MISMATCH: { status: 422, message: 'The quote was issued for another account.' },
   QUOTE_NOT_FOUND: { status: 422, message: 'The quote does not exist.' },
+  // Ours, off by default: the per-customer rate limit (config.rateLimit, RATE_LIMIT).
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the number of seconds in Retry-After.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to handle the request.' },
+  // Protocol limits, answered by the HTTP server before any route (mock/server.ts).
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers are larger than the limit.' },
   // Control API (ours): the default code of an injected error (its status is the fault's own),
   // and /docs when the reference renderer is not installed.
   INJECTED_FAULT: { status: 503, message: 'A fault injected through the control API.' },

@@ -11,6 +11,7 @@ import type { Services } from '../services';
 import type { Store } from '../store/store';
 import { toServiceError } from './error-handler';
 import { fingerprint, runIdempotent } from './idempotency';
+import type { RateLimiter } from './rate-limit';
 import type { Handler, HandlerResult } from './types';
 import { checkVersion } from './version';
 
@@ -20,6 +21,8 @@ export interface RouteDeps {
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** The per-customer rate limit when it is on (service routes only; never the control API). */
+  rateLimiter?: RateLimiter;
 }
 
 export function operationRoute(op: OperationContract, handler: Handler, deps: RouteDeps): RequestHandler {
@@ -29,6 +32,8 @@ export function operationRoute(op: OperationContract, handler: Handler, deps: Ro
     try {
       checkVersion(req.headers['x-service-version']);
       const customerId = op.security ? await deps.services.tokens.verify(req.headers.authorization) : '';
+      // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
+      deps.rateLimiter?.enforce(op.security ? { customerId } : { body: req.body }, res);
       if (op.idempotent && req.headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');
       const body = op.hasBody ? req.body : undefined;
       const check = op.checkRequest({ params: req.params, query: req.query as Record<string, unknown>, headers: req.headers, body });

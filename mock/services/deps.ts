@@ -2,6 +2,7 @@
 import type { ControllableClock } from '../clock';
 import type { Config } from '../config';
 import type { CursorCodec } from '../domain/pagination/cursor';
+import type { HostLookup } from '../domain/url-policy';
 import type { AssetScales } from '../domain/money';
 import type { Rate } from '../domain/quotes';
 import type { EventBus } from '../events/event-bus';
@@ -24,4 +25,6 @@ export interface Deps {
   reference: ReferenceData;
   lock: KeyedLock;
   newId: () => string;
+  /** Resolves subscription host names for the production URL policy (dns.promises.lookup with all: true by default). */
+  lookup: HostLookup;
 }

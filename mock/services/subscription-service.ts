@@ -6,7 +6,7 @@ import { EXECUTION_LOG_FIELDS, FilterSyntaxError, matchesFilter, parseFilter, ty
 import { RESOURCE_EVENTS, RESOURCE_NAMES } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { ExecutionLog, Schemas, Subscription, SubscriptionRecord } from '../domain/records';
-import { urlProblem } from '../domain/url-policy';
+import { allPublic, DOES_NOT_RESOLVE, hostToResolve, RESOLVES_TO_NON_PUBLIC, urlProblem, type ResolvedAddress } from '../domain/url-policy';
 import type { Deps } from './deps';
 import { ownSubscription } from './ownership';
 
@@ -19,7 +19,7 @@ export class SubscriptionService {
 
   async create(customerId: string, body: SubscriptionCreate): Promise<Subscription> {
     const { store, clock, newId } = this.deps;
-    this.checkUrl(body.url);
+    await this.checkUrl(body.url);
     const includeAll = body.includeAll === true;
     // Seed: "when true the subscription covers every resource and event type and `resources` is ignored".
     const resources = includeAll ? everything() : checkedResources(body.resources ?? []);
@@ -42,7 +42,7 @@ export class SubscriptionService {
   async update(customerId: string, subscriptionId: string, body: SubscriptionUpdate): Promise<Subscription> {
     const { store, clock } = this.deps;
     await ownSubscription(store, customerId, subscriptionId);
-    if (body.url !== undefined) this.checkUrl(body.url);
+    if (body.url !== undefined) await this.checkUrl(body.url);
     const resources = body.includeAll === true ? everything() : body.resources !== undefined ? checkedResources(body.resources) : undefined;
     const updated = (await store.update('subscription', subscriptionId, (current): SubscriptionRecord => {
       const includeAll = body.includeAll === true ? true : body.resources !== undefined ? false : body.includeAll === false ? false : current.includeAll;
@@ -85,9 +85,44 @@ export class SubscriptionService {
     return this.deps.config.webhookSigning ? { ...record.subscription, signingSecret: record.signingSecret } : record.subscription;
   }
 
-  private checkUrl(url: string): void {
-    const problem = urlProblem(url, this.deps.config.urlPolicy);
+  /**
+   * Why a delivery to the URL must not be attempted now, or undefined to go ahead: under the
+   * production policy the host name is resolved again before every attempt, so a name that
+   * has come to point at a non-public address since the subscription was made (DNS rebinding)
+   * is refused. A URL the policy refuses outright (a subscription restored from a snapshot of
+   * a mock with another policy) is refused too.
+   */
+  async deliveryRefusal(url: string): Promise<string | undefined> {
+    const policy = this.deps.config.urlPolicy;
+    const problem = urlProblem(url, policy);
+    if (problem) return `refused: the URL ${problem}`;
+    const host = hostToResolve(url, policy);
+    if (host === undefined) return undefined;
+    const addresses = await this.resolve(host);
+    if (addresses === undefined) return 'host not found';
+    return allPublic(addresses) ? undefined : 'refused: the URL resolves to a non-public address';
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const policy = this.deps.config.urlPolicy;
+    let problem = urlProblem(url, policy);
+    const host = problem ? undefined : hostToResolve(url, policy);
+    if (host !== undefined) {
+      const addresses = await this.resolve(host);
+      if (addresses === undefined) problem = DOES_NOT_RESOLVE;
+      else if (!allPublic(addresses)) problem = RESOLVES_TO_NON_PUBLIC;
+    }
     if (problem) throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.url', message: problem }] });
+  }
+
+  /** All the addresses of a host name; undefined when it has none or cannot be resolved. */
+  private async resolve(host: string): Promise<ResolvedAddress[] | undefined> {
+    try {
+      const addresses = await this.deps.lookup(host);
+      return addresses.length > 0 ? addresses : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }
 

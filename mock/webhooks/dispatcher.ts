@@ -8,7 +8,10 @@
 // - one execution log per attempt; the message id is kept across retries and resends;
 //   retryAttempts counts the attempts before this one;
 // - with allowRetry, failures are retried on the schedule in mock time; the last log says
-//   when the attempts ran out.
+//   when the attempts ran out;
+// - under the production URL policy, a URL whose host name now resolves to a non-public
+//   address is not delivered to: the attempt is logged FAILED (httpStatus 0) and retried like
+//   any failure. Redirects are never followed (deliver.ts).
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Contract } from '../../spec/contract';
@@ -109,7 +112,11 @@ export class WebhookDispatcher {
     this.attempts.set(message.messageId, retryAttempts + 1);
     const headers: Record<string, string> = { 'x-message-id': message.messageId, 'x-event-type': message.eventType };
     if (config.webhookSigning) Object.assign(headers, signatureHeaders(record.signingSecret, message, clock.now()));
-    const outcome = await this.send({ url: subscription.url, body: message.payload, headers, timeoutMs: config.webhookTimeoutMs });
+    // Production URL policy: the host name is resolved again before every attempt (DNS rebinding).
+    const refusal = await this.subscriptions.deliveryRefusal(subscription.url);
+    const outcome: DeliveryOutcome = refusal
+      ? { ok: false, httpStatus: 0, error: refusal }
+      : await this.send({ url: subscription.url, body: message.payload, headers, timeoutMs: config.webhookTimeoutMs });
     const retriesLeft = subscription.allowRetry && retryAttempts < config.retryScheduleMs.length;
     let error = outcome.error;
     if (!outcome.ok && retryOnFailure && subscription.allowRetry && !retriesLeft) error = `${error}; no retries left after ${retryAttempts + 1} attempts`;

@@ -47,7 +47,8 @@ describe('creating a subscription', () => {
   });
 
   it('the production policy refuses plain HTTP and non-public addresses', async () => {
-    const prod = await startMock({ config: { urlPolicy: 'production' } });
+    // Production resolves host names; tests use no real DNS: a fake resolver answers a public address.
+    const prod = await startMock({ config: { urlPolicy: 'production' }, lookup: async () => [{ address: '93.184.215.14', family: 4 }] });
     try {
       const me = await prod.as();
       for (const url of ['http://127.0.0.1:9999/hooks', 'https://127.0.0.1/hooks', 'https://10.1.2.3/hooks', 'https://[fe80::1]/hooks', 'https://192.168.0.10/x']) {

@@ -1,0 +1,95 @@
+// The optional per-customer rate limit (ours, off by default: config.rateLimit, RATE_LIMIT).
+// A token bucket per customer: `requests` tokens, refilled at `requests` per `perMs` of mock
+// time, one taken per request; an empty bucket answers 429 RATE_LIMITED with Retry-After (whole
+// seconds until a token is back, at least 1) and the Error body. Refused requests take no token.
+//
+// What counts against which bucket:
+// - a request with a bearer token: its customer's bucket, checked right after authentication
+//   and before anything else (an invalid request counts; an unauthenticated one is 401 and
+//   does not); a refused request does not burn its idempotency key;
+// - the token call, which has no customer yet: the bucket of the client id its body names
+//   (its own bucket, apart from the customer's), checked before the credentials, so it also
+//   slows the guessing of secrets; a body without a client id is not limited (it is a 400).
+// The control API (/_mock) is never limited. Buckets live in memory, per process.
+import type { Response } from 'express';
+import type { Clock } from '../clock';
+import type { RateLimit } from '../config';
+import { ServiceError } from '../errors/catalogue';
+
+interface Bucket {
+  /** Tokens left, in units of 1/perMs of a token (whole numbers: no rounding drift). */
+  units: number;
+  /** Mock time of the last refill. */
+  at: number;
+}
+
+/** Who a request is counted as: the authenticated customer, or the token call's body. */
+export type Caller = { customerId: string } | { body: unknown };
+
+const MAX_CLIENT_ID_LENGTH = 200;
+/** Full buckets are forgotten (a full bucket is the same as none) once there are this many. */
+const SWEEP_ABOVE = 10_000;
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly capacity: number;
+  private sweepAbove = SWEEP_ABOVE;
+
+  constructor(
+    readonly limit: RateLimit,
+    private readonly clock: Clock,
+  ) {
+    this.capacity = limit.requests * limit.perMs;
+  }
+
+  /** How many buckets are held (full ones are forgotten once there are many). */
+  get trackedKeys(): number {
+    return this.buckets.size;
+  }
+
+  /** Takes a token for the key; when there is none, the whole seconds until one is back. */
+  take(key: string): { ok: true } | { ok: false; retryAfterSeconds: number } {
+    const now = this.clock.now();
+    const bucket = this.refilled(this.buckets.get(key), now);
+    if (bucket.units >= this.limit.perMs) {
+      this.buckets.set(key, { units: bucket.units - this.limit.perMs, at: now });
+      this.sweep(now);
+      return { ok: true };
+    }
+    this.buckets.set(key, bucket);
+    const waitMs = Math.ceil((this.limit.perMs - bucket.units) / this.limit.requests);
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
+
+  /** The hook of the operation pipeline: takes the caller's token, or sets Retry-After and throws 429. */
+  enforce(caller: Caller, res: Response): void {
+    const key = bucketKey(caller);
+    if (key === undefined) return;
+    const outcome = this.take(key);
+    if (outcome.ok) return;
+    res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+    throw new ServiceError('RATE_LIMITED', { limit: this.limit.requests, periodMs: this.limit.perMs, retryAfterSeconds: outcome.retryAfterSeconds });
+  }
+
+  private refilled(bucket: Bucket | undefined, now: number): Bucket {
+    if (!bucket) return { units: this.capacity, at: now };
+    const elapsed = now - bucket.at;
+    // The mock clock can be set back (freeze at an earlier instant, a restored snapshot): no refill then.
+    if (elapsed <= 0) return { units: bucket.units, at: now };
+    if (elapsed >= this.limit.perMs) return { units: this.capacity, at: now };
+    return { units: Math.min(this.capacity, bucket.units + elapsed * this.limit.requests), at: now };
+  }
+
+  private sweep(now: number): void {
+    if (this.buckets.size <= this.sweepAbove) return;
+    for (const [key, bucket] of this.buckets) if (this.refilled(bucket, now).units >= this.capacity) this.buckets.delete(key);
+    this.sweepAbove = Math.max(SWEEP_ABOVE, this.buckets.size * 2);
+  }
+}
+
+function bucketKey(caller: Caller): string | undefined {
+  if ('customerId' in caller) return `customer:${caller.customerId}`;
+  const clientId = (caller.body as { clientId?: unknown } | undefined)?.clientId;
+  if (typeof clientId !== 'string' || clientId === '' || clientId.length > MAX_CLIENT_ID_LENGTH) return undefined;
+  return `client:${clientId}`;
+}
