@@ -2,7 +2,7 @@
 // identificationDocument, returned taxId; UBOs and assets kept) until the account is submitted
 // for review, then 409 ACCOUNT_NOT_EDITABLE.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, expect, it } from '@jest/globals';
 import { describeWhen } from './support/capabilities';
 import { allPages } from './support/preconditions';
 import { companyOwner } from './support/samples';
@@ -26,7 +26,7 @@ function ownerInput(owner: Account['owner']): Schemas['OwnerInput'] {
   return { ...rest, identificationDocument: taxId } as Schemas['OwnerInput'];
 }
 
-describe('reading accounts', () => {
+describeWhen(['stateful'], 'reading accounts', () => {
   it('When the accounts are listed, then each is the customer’s and reads back identically', async () => {
     expect(accounts.length).toBeGreaterThan(0);
     expect(new Set(accounts.map((a) => a.customer.id)).size).toBe(1);
@@ -47,7 +47,7 @@ describe('reading accounts', () => {
   });
 });
 
-describeWhen(['writes'], 'replacing the owner', () => {
+describeWhen(['writes', 'stateful'], 'replacing the owner', () => {
   /** The first account that takes a PATCH with its own owner (a no-op): an editable one. */
   async function editable(): Promise<Account | undefined> {
     for (const account of accounts) {

@@ -1,7 +1,7 @@
 // Tokens and authentication: the token call, the token's lifetime and claims, and 401 for a
 // missing, malformed, forged or expired token on every secured operation.
 import { describe, expect, it } from '@jest/globals';
-import { itWhen } from './support/capabilities';
+import { describeWhen, itEachWhen, itWhen } from './support/capabilities';
 import { decodeJwt, resigned, tampered, unsigned } from './support/jwt';
 import { samples } from './support/samples';
 import { useSession } from './support/session';
@@ -12,7 +12,7 @@ const session = useSession();
 const tokenCall = (body: unknown, options = {}) => session().anonymous.post('/api/oauth/client/token', body, { auth: 'none', ...options });
 
 describe('the token call', () => {
-  it('When a client exchanges its credentials, then it gets a Bearer JWT living 82800 s whose sub is its customer', async () => {
+  itWhen(['stateful'], 'When a client exchanges its credentials, then it gets a Bearer JWT living 82800 s whose sub is its customer', async () => {
     const { api } = session();
     const res = await tokenCall(api.credentials);
     expect(res.status).toBe(200);
@@ -42,7 +42,7 @@ describe('the token call', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
   });
 
-  it.each([
+  itEachWhen(['stateful'], [
     ['a wrong secret', (id: string) => ({ clientId: id, clientSecret: 'certainly-not-the-secret' })],
     ['an unknown client', () => ({ clientId: 'no-such-client-anywhere', clientSecret: 'whatever' })],
   ])('When the call carries %s, then it answers 401 INVALID_CLIENT', async (_name, body) => {
@@ -51,7 +51,7 @@ describe('the token call', () => {
     expect(res.body.code).toBe('INVALID_CLIENT');
   });
 
-  it.each([
+  itEachWhen(['stateful'], [
     ['no clientSecret', { clientId: 'demo' }],
     ['a numeric clientId', { clientId: 42, clientSecret: 'x' }],
     ['an empty object', {}],
@@ -67,7 +67,7 @@ describe('the token call', () => {
   });
 });
 
-describe('bearer tokens', () => {
+describeWhen(['stateful'], 'bearer tokens', () => {
   const forgeries: Array<[string, (token: string) => string]> = [
     ['no Authorization header', () => ''],
     ['a Basic header', () => 'Basic ZGVtbzpkZW1v'],
@@ -116,7 +116,7 @@ describe('versions', () => {
     expect((await api.get('/api/accounts')).status).toBe(200);
   });
 
-  it.each(samples(contract()).map((s) => [s.operationId, s] as const))('When %s asks for an unknown version, then it answers 400 UNSUPPORTED_VERSION', async (_id, s) => {
+  itEachWhen(['stateful'], samples(contract()).map((s) => [s.operationId, s] as const))('When %s asks for an unknown version, then it answers 400 UNSUPPORTED_VERSION', async (_id, s) => {
     const { api, anonymous } = session();
     const client = s.op.security ? api : anonymous;
     const res = await client.call(s.method, s.path, { body: s.body, headers: { 'X-Service-Version': '999' } });

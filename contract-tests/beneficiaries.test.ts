@@ -2,7 +2,7 @@
 // request rules; with the control API, instruction approval and rejection and what a
 // withdrawal makes of them.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { describeWhen } from './support/capabilities';
 import { allPages, findAccounts } from './support/preconditions';
 import { person, pixInstruction } from './support/samples';
@@ -11,7 +11,7 @@ import type { Beneficiary, Quote } from './support/types';
 
 const session = useSession();
 
-describe('reading beneficiaries', () => {
+describeWhen(['stateful'], 'reading beneficiaries', () => {
   it('When the beneficiaries are listed, then each is the customer’s and reads back identically', async () => {
     const all = await allPages<Beneficiary>(session().api, '/v1/beneficiaries');
     expect(new Set(all.map((b) => b.customerId)).size).toBeLessThanOrEqual(1);
@@ -31,7 +31,7 @@ describe('reading beneficiaries', () => {
 });
 
 // Saving beneficiaries moves no money: it runs against any target (and leaves them behind).
-describe('saving beneficiaries', () => {
+describeWhen(['stateful'], 'saving beneficiaries', () => {
   it('When a beneficiary is created with a PIX instruction, then it is the customer’s, reads back, and lists', async () => {
     const { api } = session();
     const instruction = pixInstruction();

@@ -2,8 +2,8 @@
 // first status and body with X-Idempotent-Replayed: true; the same key on another request is
 // 422; concurrent duplicates make one resource; a refused (400) request does not use its key.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from '@jest/globals';
-import { itWhen } from './support/capabilities';
+import { describe, expect, it } from '@jest/globals';
+import { beforeAllWhen, describeWhen, itEachWhen, itWhen } from './support/capabilities';
 import { findAccounts, type Accounts } from './support/preconditions';
 import { person, samples } from './support/samples';
 import { useSession } from './support/session';
@@ -14,7 +14,7 @@ const session = useSession();
 let accounts: Accounts;
 const quoteBody = (amount = '3.00') => ({ accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: amount });
 
-beforeAll(async () => {
+beforeAllWhen(['stateful'], async () => {
   accounts = await findAccounts(session());
 });
 
@@ -26,13 +26,13 @@ describe('the key is required', () => {
     expect(mutating.filter((op) => !op.idempotent).map((op) => op.operationId)).toEqual([]);
   });
 
-  it.each(keyed.map((s) => [s.operationId, s] as const))('When %s is sent without X-Idempotency-Key, then it answers 400 IDEMPOTENCY_KEY_REQUIRED', async (_id, s) => {
+  itEachWhen(['stateful'], keyed.map((s) => [s.operationId, s] as const))('When %s is sent without X-Idempotency-Key, then it answers 400 IDEMPOTENCY_KEY_REQUIRED', async (_id, s) => {
     const res = await session().api.call(s.method, s.path, { body: s.body, idempotencyKey: null });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
   });
 
-  it('When the key is not a uuid, then it answers 400 VALIDATION_ERROR naming the header', async () => {
+  itWhen(['stateful'], 'When the key is not a uuid, then it answers 400 VALIDATION_ERROR naming the header', async () => {
     const res = await session().api.post('/v1/quotes', quoteBody(), { idempotencyKey: 'not-a-uuid' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -40,7 +40,7 @@ describe('the key is required', () => {
   });
 });
 
-describe('replays', () => {
+describeWhen(['stateful'], 'replays', () => {
   it('When a quote request is repeated with its key, then the first answer comes back marked X-Idempotent-Replayed', async () => {
     const { api } = session();
     const key = randomUUID();
@@ -100,7 +100,7 @@ describe('replays', () => {
   });
 });
 
-describe('a key reused for another request', () => {
+describeWhen(['stateful'], 'a key reused for another request', () => {
   // The first request of each pair is decided without creating anything (404 for an unknown
   // id); the second differs in body or path. createBeneficiary and createSubscription have no
   // lookup to fail, so they are checked below with a real first request.
@@ -146,7 +146,7 @@ describe('a key reused for another request', () => {
   });
 });
 
-describe('concurrent duplicates', () => {
+describeWhen(['stateful'], 'concurrent duplicates', () => {
   // Any number of identical requests racing with one key: one resource; each answer is the
   // resource (first or replayed) or 409 IDEMPOTENCY_REQUEST_IN_PROGRESS while the first runs.
   async function race<T extends { id: string }>(send: () => Promise<{ status: number; body: T | { code: string } }>, n = 12) {

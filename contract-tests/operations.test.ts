@@ -2,9 +2,9 @@
 // REQUESTED on creation with the document's shape, read back alike and listed; their refusals;
 // with the control API, settlement and its balance moves, and INSUFFICIENT_BALANCE.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import Decimal from 'decimal.js';
-import { describeWhen, itWhen } from './support/capabilities';
+import { beforeAllWhen, describeWhen, itWhen } from './support/capabilities';
 import { ControlError } from './support/control';
 import { allPages, findAccounts, findBeneficiary, type Accounts } from './support/preconditions';
 import { useSession } from './support/session';
@@ -14,7 +14,7 @@ const session = useSession();
 let accounts: Accounts;
 let beneficiary: Beneficiary;
 
-beforeAll(async () => {
+beforeAllWhen(['stateful'], async () => {
   accounts = await findAccounts(session());
   const found = await findBeneficiary(session().api);
   if (!found) throw new Error('contract suite: the customer needs a saved beneficiary with a BRL payment instruction');
@@ -56,7 +56,7 @@ function expectRequested(op: Operation, q: Quote | undefined, type: string) {
   expect(op.transactions).toEqual([]);
 }
 
-describeWhen(['writes'], 'creating each kind', () => {
+describeWhen(['writes', 'stateful'], 'creating each kind', () => {
   const created: Operation[] = [];
 
   it('When a deposit names an open quote, then it is REQUESTED with a PIX funding instruction and consumes the quote', async () => {
@@ -125,7 +125,7 @@ describeWhen(['writes'], 'creating each kind', () => {
   });
 });
 
-describeWhen(['writes'], 'refused operations', () => {
+describeWhen(['writes', 'stateful'], 'refused operations', () => {
   it.each(['withdrawal', 'swap'] as const)('When a %s reuses a consumed quote, then it answers 409 QUOTE_ALREADY_CONSUMED', async (kind) => {
     const q = await quote({ targetAsset: kind === 'swap' ? 'USDT' : 'BRL' });
     expect((await create.deposit(q)).status).toBe(201);
@@ -157,7 +157,7 @@ describeWhen(['writes'], 'refused operations', () => {
   });
 });
 
-describe('operations that cannot be made', () => {
+describeWhen(['stateful'], 'operations that cannot be made', () => {
   it.each(['withdrawal', 'swap'] as const)('When a %s names a quote nobody has, then it answers 422 QUOTE_NOT_FOUND', async (kind) => {
     const ghost = { id: randomUUID(), accountId: accounts.funded.id } as Quote;
     const res = kind === 'swap' ? await create.swap(ghost) : await create.withdrawal(ghost);

@@ -1,8 +1,8 @@
 // Cursor pagination on every list: walks with limit 1 and 100 agree (no duplicates, no gaps),
 // PREVIOUS returns the prior page, records added during a walk neither repeat nor vanish,
 // limits outside 1..100 and forged cursors are refused.
-import { beforeAll, describe, expect, it } from '@jest/globals';
-import { capabilities } from './support/capabilities';
+import { describe, expect, it } from '@jest/globals';
+import { beforeAllWhen, capabilities, describeWhen, itEachWhen, itWhen } from './support/capabilities';
 import type { ApiClient, ApiResponse } from './support/client';
 import { operationEvents } from './support/samples';
 import { useSession } from './support/session';
@@ -56,7 +56,7 @@ const lists = contract()
 
 let mySubscriptions: string[] = [];
 
-beforeAll(async () => {
+beforeAllWhen(['stateful'], async () => {
   const { api, onClose } = session();
   // Enough records in one list to walk several pages, whatever the customer held before.
   for (let i = 0; i < 5; i++) {
@@ -74,7 +74,7 @@ describe('walking every list', () => {
     expect(lists.map(([id]) => id).sort()).toEqual(['listAccounts', 'listBeneficiaries', 'listOperations', 'listReferenceEventTypes', 'listReferenceResources', 'listSubscriptions']);
   });
 
-  it.each(lists)('When %s is walked one record at a time, then it sees what pages of 100 see, once each', async (_id, path) => {
+  itEachWhen(['stateful'], lists)('When %s is walked one record at a time, then it sees what pages of 100 see, once each', async (_id, path) => {
     const { api } = session();
     const big = await walk(api, path, 100, {}, 5);
     const small = await walk(api, path, 1, {}, 40);
@@ -90,7 +90,7 @@ describe('walking every list', () => {
     if (small.complete) expect(small.pages.at(-1)!.meta.nextCursor).toBeNull();
   });
 
-  it.each(lists)('When %s is asked without a limit, then a page holds at most 10 records', async (_id, path) => {
+  itEachWhen(['stateful'], lists)('When %s is asked without a limit, then a page holds at most 10 records', async (_id, path) => {
     const res = await session().api.get<Page<Keyed>>(path);
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeLessThanOrEqual(10);
@@ -98,7 +98,7 @@ describe('walking every list', () => {
   });
 });
 
-describe('moving back', () => {
+describeWhen(['stateful'], 'moving back', () => {
   it.each([
     ['listReferenceEventTypes', '/v1/reference/eventTypes'],
     ['listSubscriptions', '/v1/subscriptions'],
@@ -143,7 +143,7 @@ describe('moving back', () => {
   });
 });
 
-describe('records added during a walk', () => {
+describeWhen(['stateful'], 'records added during a walk', () => {
   it.each(['DESCENDING', 'ASCENDING'])('When subscriptions are added while walking %s, then no record repeats and none of the first ones vanishes', async (order) => {
     const { api } = session();
     const before = (await walk(api, '/v1/subscriptions', 100, { sortOrder: order })).keys.filter((key) => mySubscriptions.includes(key));
@@ -164,14 +164,14 @@ describe('records added during a walk', () => {
 
 describe('refused parameters', () => {
   const cases = lists.flatMap(([id, path]) => ['0', '101', '-1', 'ten', '2.5'].map((limit) => [id, limit, path] as const));
-  it.each(cases)('When %s is asked for limit=%s, then it answers 400 VALIDATION_ERROR naming query.limit', async (_id, limit, path) => {
+  itEachWhen(['stateful'], cases)('When %s is asked for limit=%s, then it answers 400 VALIDATION_ERROR naming query.limit', async (_id, limit, path) => {
     const res = await session().api.get(path, { query: { limit } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     expect(res.body.details.fields.map((f: { field: string }) => f.field)).toContain('query.limit');
   });
 
-  it.each([
+  itEachWhen(['stateful'], [
     ['direction', 'SIDEWAYS'],
     ['sortOrder', 'RANDOM'],
   ])('When %s is %s, then it answers 400 VALIDATION_ERROR', async (name, value) => {
@@ -186,7 +186,7 @@ describe('refused parameters', () => {
     expect((await api.get('/v1/subscriptions', { query: { limit: 100 } })).status).toBe(200);
   });
 
-  it('When a cursor is forged, edited, truncated or borrowed from another list, then it answers 400 INVALID_CURSOR', async () => {
+  itWhen(['stateful'], 'When a cursor is forged, edited, truncated or borrowed from another list, then it answers 400 INVALID_CURSOR', async () => {
     const { api } = session();
     const page = await api.get<Page<Keyed>>('/v1/subscriptions', { query: { limit: 1 } });
     const cursor = page.body.meta.nextCursor!;
@@ -198,7 +198,7 @@ describe('refused parameters', () => {
     }
   });
 
-  it('When a cursor is longer than the document allows, then it answers 400 VALIDATION_ERROR', async () => {
+  itWhen(['stateful'], 'When a cursor is longer than the document allows, then it answers 400 VALIDATION_ERROR', async () => {
     const res = await session().api.get('/v1/subscriptions', { query: { cursor: 'x'.repeat(600) } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');

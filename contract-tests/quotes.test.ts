@@ -2,9 +2,9 @@
 // consumed by exactly one operation (also under concurrency), expired, another account's,
 // unknown.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import Decimal from 'decimal.js';
-import { itWhen } from './support/capabilities';
+import { beforeAllWhen, describeWhen, itWhen } from './support/capabilities';
 import { findAccounts, type Accounts } from './support/preconditions';
 import { useSession } from './support/session';
 import type { Quote } from './support/types';
@@ -12,7 +12,7 @@ import type { Quote } from './support/types';
 const session = useSession();
 let accounts: Accounts;
 
-beforeAll(async () => {
+beforeAllWhen(['stateful'], async () => {
   accounts = await findAccounts(session());
 });
 
@@ -25,12 +25,17 @@ async function quote(body: Record<string, unknown> = {}): Promise<Quote> {
 const deposit = (quoteId: string, accountId = accounts.funded.id) =>
   session().api.post('/v1/operations/deposits', { accountId, quoteId, fundingInstruction: { rail: 'PIX' } });
 
-describe('pricing', () => {
-  it('When a quote is asked from a source amount, then the target is source x rate rounded down to the target scale', async () => {
-    const q = await quote({ targetAsset: 'USDT', sourceAmount: '100.01' });
+describeWhen(['stateful'], 'pricing', () => {
+  // Both directions: a 2-decimal BRL amount times a rate may fit USDT's 6 decimals exactly (then
+  // nothing is rounded); a 6-decimal USDT amount into 2-decimal BRL almost never does.
+  it.each([
+    ['BRL', 'USDT', '100.01'],
+    ['USDT', 'BRL', '10.123457'],
+  ])('When a quote is asked from a source amount (%s to %s), then the target is source x rate rounded down to the target scale', async (sourceAsset, targetAsset, sourceAmount) => {
+    const q = await quote({ sourceAsset, targetAsset, sourceAmount });
     expect(q).toMatchObject({ accountId: accounts.funded.id, status: 'OPEN', operationId: null });
-    expect(q.sourceAmount).toMatchObject({ value: '100.01', asset: 'BRL' });
-    expect(q.targetAmount.asset).toBe('USDT');
+    expect(q.sourceAmount).toMatchObject({ value: sourceAmount, asset: sourceAsset });
+    expect(q.targetAmount.asset).toBe(targetAsset);
     const scale = q.targetAmount.decimals;
     const exact = new Decimal(q.sourceAmount.value).times(q.rate);
     expect(q.targetAmount.value).toBe(exact.toDecimalPlaces(scale, Decimal.ROUND_DOWN).toFixed(scale));
@@ -58,7 +63,7 @@ describe('pricing', () => {
   });
 });
 
-describe('refused quote requests', () => {
+describeWhen(['stateful'], 'refused quote requests', () => {
   it.each([
     ['both amounts', { sourceAmount: '1.00', targetAmount: '1.00' }],
     ['neither amount', { sourceAmount: undefined }],
@@ -78,7 +83,7 @@ describe('refused quote requests', () => {
   });
 });
 
-describe('using a quote', () => {
+describeWhen(['stateful'], 'using a quote', () => {
   it('When a deposit names a quote nobody has, then it answers 422 QUOTE_NOT_FOUND', async () => {
     const res = await deposit(randomUUID());
     expect(res.status).toBe(422);

@@ -1,7 +1,8 @@
 // Webhook subscriptions: the seed's creation rules, the lifecycle (list, read, update, delete),
 // and the reference look-ups of resource names and event types.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
+import { describeWhen } from './support/capabilities';
 import { allPages } from './support/preconditions';
 import { operationEvents } from './support/samples';
 import { useSession } from './support/session';
@@ -21,7 +22,7 @@ async function subscribe(body: Record<string, unknown>): Promise<Subscription> {
 
 const documentEnum = (name: string) => (contract().document.components.schemas as Record<string, { enum: string[] }>)[name]!.enum;
 
-describe('creating a subscription', () => {
+describeWhen(['stateful'], 'creating a subscription', () => {
   it('When a subscription names its resources, then it stores them, with allowRetry false by default', async () => {
     const sub = await subscribe({ url: 'https://hooks.example.com/fos', resources: operationEvents });
     expect(sub).toMatchObject({ url: 'https://hooks.example.com/fos', resources: operationEvents, allowRetry: false });
@@ -54,7 +55,7 @@ describe('creating a subscription', () => {
   });
 });
 
-describe('managing a subscription', () => {
+describeWhen(['stateful'], 'managing a subscription', () => {
   it('When a subscription is listed, read, updated and deleted, then each step shows it as it is', async () => {
     const { api } = session();
     const sub = await subscribe({ url: 'https://hooks.example.com/a', resources: operationEvents });
@@ -101,7 +102,7 @@ describe('managing a subscription', () => {
   });
 });
 
-describe('reference look-ups', () => {
+describeWhen(['stateful'], 'reference look-ups', () => {
   it('When the resource names are listed, then they are the document’s, each with the event types it emits', async () => {
     const resources = await allPages<Schemas['ReferenceResource']>(session().api, '/v1/reference/resources');
     expect(resources.map((r) => r.name).sort()).toEqual([...documentEnum('ResourceName')].sort());

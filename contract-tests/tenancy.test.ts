@@ -2,7 +2,7 @@
 // as an unknown one (404 RESOURCE_NOT_FOUND, never 403), lists never show it, cursors and
 // idempotency keys do not cross customers.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, expect, it } from '@jest/globals';
 import { describeWhen, itWhen } from './support/capabilities';
 import type { ApiClient } from './support/client';
 import { findAccounts, findBeneficiary, type Accounts } from './support/preconditions';
@@ -13,7 +13,7 @@ import type { Page, Quote, Subscription } from './support/types';
 
 const session = useSession();
 
-describe('unknown ids', () => {
+describeWhen(['stateful'], 'unknown ids', () => {
   const lookups = samples(contract(), (op) => op.security && op.pathParams.length > 0);
   it.each(lookups.map((s) => [s.operationId, s] as const))('When %s names an id nobody has, then it answers 404 RESOURCE_NOT_FOUND', async (_id, s) => {
     const res = await session().api.call(s.method, s.path, { body: s.body });
@@ -29,7 +29,7 @@ describe('unknown ids', () => {
   });
 });
 
-describeWhen(['secondCustomer'], 'two customers', () => {
+describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
   let mine: ApiClient;
   let theirs: ApiClient;
   let accounts: Accounts;

@@ -50,7 +50,7 @@ async function logs(subscriptionId: string, query: Record<string, string | numbe
 const logsAtLeast = (subscriptionId: string, count: number, query: Record<string, string | number> = {}) =>
   eventually(() => logs(subscriptionId, { limit: 100, ...query }), (page) => page.data.length >= count, `${count} execution logs`);
 
-describeWhen(['webhooks'], 'a healthy receiver', () => {
+describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
   it('When a payment instruction is saved, then the subscriber gets a JSON POST matching the document, logged once as SUCCESS', async () => {
     const endpoint = receiver.endpoint();
     const sub = await subscribe(endpoint.url);
@@ -106,7 +106,7 @@ describeWhen(['webhooks'], 'a healthy receiver', () => {
   });
 });
 
-describeWhen(['webhooks'], 'failed deliveries', () => {
+describeWhen(['webhooks', 'stateful'], 'failed deliveries', () => {
   it.each([
     ['answers 500', { status: 500 } as const, 500],
     ['answers 404', { status: 404 } as const, 404],
@@ -149,7 +149,7 @@ describeWhen(['webhooks'], 'failed deliveries', () => {
   });
 });
 
-describeWhen(['webhooks', 'control'], 'retries (control clock)', () => {
+describeWhen(['webhooks', 'control', 'stateful'], 'retries (control clock)', () => {
   let schedule: number[];
   beforeAll(async () => {
     schedule = (await session().control!.config()).retryScheduleMs;
@@ -190,7 +190,7 @@ describeWhen(['webhooks', 'control'], 'retries (control clock)', () => {
   });
 });
 
-describeWhen(['webhooks'], 'resend', () => {
+describeWhen(['webhooks', 'stateful'], 'resend', () => {
   it('When a failed message is resent, then it is delivered again at once with the same message id, as a new logged attempt', async () => {
     const endpoint = receiver.endpoint({ status: 500 });
     const sub = await subscribe(endpoint.url);
@@ -239,7 +239,7 @@ describeWhen(['webhooks'], 'resend', () => {
   });
 });
 
-describeWhen(['webhooks'], 'listing and filtering logs', () => {
+describeWhen(['webhooks', 'stateful'], 'listing and filtering logs', () => {
   let sub: Subscription;
   let endpoint: Endpoint;
   let all: ExecutionLog[];
@@ -306,7 +306,7 @@ describeWhen(['webhooks'], 'listing and filtering logs', () => {
   );
 });
 
-describe('execution logs of an unknown subscription', () => {
+describeWhen(['stateful'], 'execution logs of an unknown subscription', () => {
   it('When the logs of a subscription nobody has are listed, then it answers 404 RESOURCE_NOT_FOUND (seed)', async () => {
     const res = await session().api.get(`/v1/subscriptions/${randomUUID()}/executionLogs`);
     expect(res.status).toBe(404);

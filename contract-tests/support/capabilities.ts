@@ -1,11 +1,14 @@
 // What the target lets the suite do, known before any test is registered, so a test that needs
 // something the target lacks is registered as skipped with its reason (jest cannot skip at run
 // time). The control API is probed once per run, synchronously, in a child process: for the
-// in-process mock the child starts the mock as the test files do; for a URL it asks that URL.
+// in-process mock the child starts the mock as the test files do; for a URL it asks that URL
+// (or CONTRACT_CONTROL_URL) and, without a control API, whether the target keeps state at all
+// (probe-url.ts: a stateless example server such as `prism mock` runs only the tests that
+// check shapes, every other test skips with the probe's evidence as its reason).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from '@jest/globals';
+import { beforeAll, describe, it } from '@jest/globals';
 import { projectPath } from '../../spec/project-root';
 import { KNOWN_BUG_MARK } from './client';
 import { recordsDir, runId } from './run';
@@ -29,35 +32,35 @@ export interface Capabilities {
   webhooks: boolean;
   /** The receiver is on loopback, so the suite can also offer it a closed port. */
   loopbackReceiver: boolean;
+  /** The target keeps what it is told and applies the API's rules (false: a stateless example server). */
+  stateful: boolean;
+  statefulNote: string;
+  /** Requests reach the target byte for byte (false behind Prism's proxy, CONTRACT_PROXY=prism). */
+  rawBodies: boolean;
 }
 
-export type Need = 'control' | 'writes' | 'secondCustomer' | 'webhooks' | 'loopbackReceiver';
+export type Need = 'control' | 'writes' | 'secondCustomer' | 'webhooks' | 'loopbackReceiver' | 'stateful' | 'rawBodies';
 
 interface Probe {
   status: number | string;
   ok: boolean;
+  /** Only for a URL target without a control API (probe-url.ts); otherwise stateful. */
+  stateful?: boolean;
+  statefulNote?: string;
 }
 
 const CACHE_FRESH_MS = 30 * 60 * 1000;
 
-function probe(baseUrl: string | undefined): Probe {
+function probe(baseUrl: string | undefined, controlUrl: string | undefined): Probe {
   const dir = recordsDir();
   const cacheFile = join(dir, `probe-${runId()}.json`);
   if (existsSync(cacheFile) && Date.now() - statSync(cacheFile).mtimeMs < CACHE_FRESH_MS) {
-    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Probe & { baseUrl?: string };
-    if (cached.baseUrl === baseUrl) return cached;
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Probe & { baseUrl?: string; controlUrl?: string };
+    if (cached.baseUrl === baseUrl && cached.controlUrl === controlUrl) return cached;
   }
-  const child = baseUrl
-    ? spawnSync(
-        process.execPath,
-        ['-e', 'fetch(process.argv[1] + "/_mock/health", { signal: AbortSignal.timeout(5000) }).then(async (r) => { const b = await r.json().catch(() => ({})); process.stdout.write(JSON.stringify({ status: r.status, ok: r.status === 200 && b.status === "ok" })) }, (e) => process.stdout.write(JSON.stringify({ status: String(e.cause?.code ?? e.message), ok: false })))', baseUrl],
-        { encoding: 'utf8', timeout: 15_000 },
-      )
-    : spawnSync(process.execPath, ['--import', 'tsx', projectPath('contract-tests', 'support', 'probe-target.ts')], {
-        cwd: projectPath(),
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+  // The child reads the same environment (settings.ts): the URLs and the customer to probe with.
+  const script = projectPath('contract-tests', 'support', baseUrl ? 'probe-url.ts' : 'probe-target.ts');
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: projectPath(), encoding: 'utf8', timeout: baseUrl ? 30_000 : 60_000 });
   let result: Probe;
   try {
     result = JSON.parse(child.stdout) as Probe;
@@ -65,7 +68,7 @@ function probe(baseUrl: string | undefined): Probe {
     throw new Error(`contract suite: could not probe the target for a control API (exit ${child.status}): ${child.stderr || child.error?.message}`);
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(cacheFile, JSON.stringify({ ...result, baseUrl }));
+  writeFileSync(cacheFile, JSON.stringify({ ...result, baseUrl, controlUrl }));
   return result;
 }
 
@@ -79,7 +82,7 @@ export function capabilities(): Capabilities {
   if (cached) return cached;
   const s = settings();
   const inProcess = s.baseUrl === undefined;
-  const health = probe(s.baseUrl);
+  const health = probe(s.baseUrl, s.controlUrl);
   const control = health.ok;
   const mock = inProcess || control;
   const loopbackReceiver = !s.webhookUrl && (inProcess || isLoopback(s.baseUrl!));
@@ -93,6 +96,9 @@ export function capabilities(): Capabilities {
     secondCustomer: control || inProcess || s.otherCustomer !== undefined,
     webhooks: loopbackReceiver || s.webhookUrl !== undefined,
     loopbackReceiver,
+    stateful: health.stateful ?? true,
+    statefulNote: health.statefulNote ?? (inProcess ? 'the in-process mock keeps state' : 'the control API is there: fos-mock keeps state'),
+    rawBodies: s.proxy === undefined,
   };
   return cached;
 }
@@ -108,6 +114,8 @@ export function missing(needs: readonly Need[]): string | undefined {
     if (need === 'secondCustomer') reasons.push('needs a second customer: a control API, or CONTRACT_CLIENT_ID_2 and CONTRACT_CLIENT_SECRET_2');
     if (need === 'webhooks') reasons.push('needs a receiver the target can reach: set CONTRACT_WEBHOOK_URL (and CONTRACT_WEBHOOK_PORT)');
     if (need === 'loopbackReceiver') reasons.push('needs a receiver on loopback (a closed local port)');
+    if (need === 'stateful') reasons.push(`needs a target that keeps state and applies the API's rules (${caps.statefulNote})`);
+    if (need === 'rawBodies') reasons.push(`sends bytes a proxy would not pass on as sent (the target is behind ${settings().proxy === 'prism' ? "Prism's proxy, which re-parses bodies and refuses one on a GET" : 'a proxy'})`);
   }
   return reasons.length ? reasons.join('; ') : undefined;
 }
@@ -119,6 +127,25 @@ export function itWhen(needs: readonly Need[], name: string, fn: () => Promise<u
   const reason = missing(needs);
   if (reason) it.skip(`${name}${SKIP_MARK}${reason}]`, fn);
   else it(name, fn, timeout);
+}
+
+/** `it.each`, or `it.skip.each` with the reason in each title, for a table of cases. */
+export function itEachWhen<const Row extends readonly unknown[]>(needs: readonly Need[], table: readonly Row[]) {
+  const reason = missing(needs);
+  return (name: string, fn: (...row: [...Row]) => Promise<unknown>, timeout?: number): void => {
+    // jest's each typings do not follow a generic row; the table and callback are passed through as given.
+    const rows = table as unknown as any[];
+    const test = fn as unknown as (...args: any[]) => Promise<unknown>;
+    if (reason) it.skip.each(rows)(`${name}${SKIP_MARK}${reason.replace(/%/g, '%%')}]`, test);
+    else it.each(rows)(name, test, timeout);
+  };
+}
+
+/** `beforeAll` that runs only when the target has what the hook needs (a skipped block's hooks never run anyway). */
+export function beforeAllWhen(needs: readonly Need[], fn: () => Promise<unknown>, timeout?: number): void {
+  beforeAll(async () => {
+    if (!missing(needs)) await fn();
+  }, timeout);
 }
 
 /** `describe`, or `describe.skip` with the reason in its title. */

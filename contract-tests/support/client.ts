@@ -190,6 +190,8 @@ export class ApiClient {
     if (!requestId || !UUID.test(requestId)) problems.push(`X-Request-Id must be a uuid, got ${JSON.stringify(requestId)}`);
     if (res.text !== '' && res.body === undefined) problems.push(`a body must be JSON (content-type ${JSON.stringify(res.headers['content-type'])})`);
     if (res.status === 204 && res.text !== '') problems.push('a 204 must have no body');
+    const proxied = proxyViolations(res.headers['sl-violations']);
+    if (proxied.length) problems.push(...proxied.map((v) => `the validating proxy in front of the target (Prism) reports: ${v}`));
     const replayed = res.headers['x-idempotent-replayed'];
     if (replayed !== undefined && replayed !== 'true') problems.push(`X-Idempotent-Replayed must be "true" when present, got ${JSON.stringify(replayed)}`);
     if (op.responses.has(String(res.status))) {
@@ -206,6 +208,21 @@ export class ApiClient {
         `${op.operationId}: ${method} ${path} answered ${res.status}, which breaks the document:\n  - ${problems.join('\n  - ')}\n  body: ${res.text.slice(0, 600)}`,
       );
     }
+  }
+}
+
+/**
+ * What Prism (proxy or mock) put in its `sl-violations` header about the RESPONSE (a warning it
+ * does not turn into an error response even with --errors). Violations of the request are the
+ * test's own business: the suite sends invalid requests on purpose.
+ */
+function proxyViolations(header: string | undefined): string[] {
+  if (!header) return [];
+  try {
+    const list = JSON.parse(header.replace(/^Too many violations! /, '')) as Array<{ location?: string[]; severity?: string; message?: string }>;
+    return list.filter((v) => v.location?.[0] === 'response').map((v) => `${v.severity ?? ''} ${v.location!.join('.')}: ${v.message ?? ''}`.trim());
+  } catch {
+    return header.startsWith('Too many violations!') ? [header.slice(0, 300)] : [];
   }
 }
 

@@ -48,7 +48,7 @@ export function useSession(): () => Session {
     const caps = capabilities();
     const file = basename(expect.getState().testPath ?? 'unknown');
     target = await openTarget();
-    const control = await Control.detect(target.baseUrl);
+    const control = await Control.detect(target.controlUrl);
     if (Boolean(control) !== caps.control) {
       throw new Error(`contract suite: the target's control API ${control ? 'appeared' : 'vanished'} after the probe; run the suite again`);
     }

@@ -8,6 +8,19 @@ export interface Credentials {
 export interface SuiteSettings {
   /** CONTRACT_BASE_URL: a running server; absent, each test file starts the mock in-process. */
   baseUrl?: string;
+  /**
+   * CONTRACT_CONTROL_URL: where the control API (/_mock) is served when it is not at the target,
+   * e.g. the mock itself while the target is a validating proxy in front of it (the proxy knows
+   * only the public document). Default: CONTRACT_BASE_URL.
+   */
+  controlUrl?: string;
+  /**
+   * CONTRACT_PROXY=prism: the target is reached through Prism's validating proxy, which parses
+   * and re-serialises request bodies and refuses a body on a GET: a request whose raw bytes
+   * are the point of the test (malformed JSON, a body where none is taken) never reaches the
+   * target as sent, so those tests skip.
+   */
+  proxy?: 'prism';
   /** CONTRACT_CLIENT_ID / CONTRACT_CLIENT_SECRET: the customer the suite acts as (not needed with a control API). */
   customer?: Credentials;
   /** CONTRACT_CLIENT_ID_2 / CONTRACT_CLIENT_SECRET_2: a second customer, for tenancy checks without a control API. */
@@ -31,6 +44,11 @@ function credentials(id: string | undefined, secret: string | undefined, names: 
 function readSettings(env: Record<string, string | undefined>): SuiteSettings {
   const baseUrl = env.CONTRACT_BASE_URL?.replace(/\/+$/, '') || undefined;
   if (baseUrl && !/^https?:\/\//.test(baseUrl)) throw new Error(`contract suite: CONTRACT_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  const controlUrl = env.CONTRACT_CONTROL_URL?.replace(/\/+$/, '') || undefined;
+  if (controlUrl && !/^https?:\/\//.test(controlUrl)) throw new Error(`contract suite: CONTRACT_CONTROL_URL must be an http(s) URL, got "${controlUrl}"`);
+  if (controlUrl && !baseUrl) throw new Error('contract suite: CONTRACT_CONTROL_URL needs CONTRACT_BASE_URL (the in-process mock serves its own control API)');
+  const proxy = env.CONTRACT_PROXY || undefined;
+  if (proxy !== undefined && proxy !== 'prism') throw new Error(`contract suite: CONTRACT_PROXY knows only "prism", got "${proxy}"`);
   const webhookUrl = env.CONTRACT_WEBHOOK_URL?.replace(/\/+$/, '') || undefined;
   let webhookPort: number | undefined;
   if (env.CONTRACT_WEBHOOK_PORT !== undefined) {
@@ -43,6 +61,8 @@ function readSettings(env: Record<string, string | undefined>): SuiteSettings {
   }
   return {
     baseUrl,
+    controlUrl,
+    proxy,
     customer: credentials(env.CONTRACT_CLIENT_ID, env.CONTRACT_CLIENT_SECRET, 'CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET'),
     otherCustomer: credentials(env.CONTRACT_CLIENT_ID_2, env.CONTRACT_CLIENT_SECRET_2, 'CONTRACT_CLIENT_ID_2 and CONTRACT_CLIENT_SECRET_2'),
     allowWrites: ['1', 'true', 'yes', 'on'].includes((env.CONTRACT_ALLOW_WRITES ?? '').toLowerCase()),

@@ -1,5 +1,6 @@
 // The target of one test file: the mock started in-process on an ephemeral loopback port (the
-// default; one server per file, closed after it), or the server at CONTRACT_BASE_URL.
+// default; one server per file, closed after it), or the server at CONTRACT_BASE_URL (with its
+// control API at CONTRACT_CONTROL_URL when that is elsewhere, e.g. behind a validating proxy).
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { loadContract, type Contract } from '../../spec/contract';
@@ -7,6 +8,8 @@ import { settings } from './settings';
 
 export interface Target {
   baseUrl: string;
+  /** Where a control API would be (/_mock under it): the target itself unless CONTRACT_CONTROL_URL says otherwise. */
+  controlUrl: string;
   inProcess: boolean;
   /** The document's compiled validators (shared with the in-process mock: compiled once per file). */
   contract: Contract;
@@ -19,8 +22,8 @@ export function contract(): Contract {
 }
 
 export async function openTarget(): Promise<Target> {
-  const { baseUrl } = settings();
-  if (baseUrl) return { baseUrl, inProcess: false, contract: contract(), close: async () => undefined };
+  const { baseUrl, controlUrl } = settings();
+  if (baseUrl) return { baseUrl, controlUrl: controlUrl ?? baseUrl, inProcess: false, contract: contract(), close: async () => undefined };
 
   // Required here, not imported at the top, so a run against a URL never loads the mock's code.
   const { createApp } = require('../../mock/app') as typeof import('../../mock/app');
@@ -30,6 +33,7 @@ export async function openTarget(): Promise<Target> {
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    controlUrl: `http://127.0.0.1:${port}`,
     inProcess: true,
     contract: contract(),
     async close() {
