@@ -40,6 +40,12 @@ async function main() {
   writeFileSync(projectPath('bench', 'results', 'latest.json'), JSON.stringify({ machine, durationS, rounds, rows, startup }, null, 2) + '\n');
   writeFileSync(projectPath('bench', 'results', 'latest.md'), md);
   process.stdout.write(md);
+  const broken = rows.filter((r) => r.non2xx > 0);
+  if (broken.length > 0) {
+    // A target answering errors is not measuring what it claims: say so, and fail.
+    process.stderr.write(`\nINVALID: non-2xx answers from ${broken.map((r) => `${r.target} (${r.benchmark}, ${r.connections} conn)`).join('; ')}\n`);
+    process.exit(1);
+  }
 }
 
 main().catch((error) => {

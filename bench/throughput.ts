@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, median, type LoadRequest, type LoadResult } from './lib/load';
-import { memoryOf, startServer, type Server, type ServerSpec } from './lib/processes';
+import { freePort, memoryOf, startServer, type Server, type ServerSpec } from './lib/processes';
 import { bareHttp, benchFixtures, expressJson, fosMock, prism, tokenFrom } from './lib/targets';
 
 export interface Row {
@@ -33,12 +33,11 @@ interface Entry {
 export async function throughput(options: ThroughputOptions): Promise<{ rows: Row[]; startup: Array<{ target: string; startupMs: number; idleMb: number }> }> {
   const dir = mkdtempSync(join(tmpdir(), 'fos-bench-'));
   const fixtures = benchFixtures(dir);
-  let port = 4600;
   const entries: Entry[] = [
-    { spec: fosMock('fos-mock (strict on)', port++, fixtures, true), endpoints: ['list', 'quote'] },
-    { spec: fosMock('fos-mock (strict off)', port++, fixtures, false), endpoints: ['list', 'quote'] },
-    { spec: prism('prism (as shipped)', port++, false), endpoints: ['list', 'quote'] },
-    { spec: prism('prism (-v silent)', port++, true), endpoints: ['list', 'quote'] },
+    { spec: fosMock('fos-mock (strict on)', await freePort(), fixtures, true), endpoints: ['list', 'quote'] },
+    { spec: fosMock('fos-mock (strict off)', await freePort(), fixtures, false), endpoints: ['list', 'quote'] },
+    { spec: prism('prism (as shipped)', await freePort(), false), endpoints: ['list', 'quote'] },
+    { spec: prism('prism (-v silent)', await freePort(), true), endpoints: ['list', 'quote'] },
   ];
   const servers: Server[] = [];
   const startup: Array<{ target: string; startupMs: number; idleMb: number }> = [];
@@ -54,7 +53,7 @@ export async function throughput(options: ThroughputOptions): Promise<{ rows: Ro
     const page = await (await fetch(`${fos.url}/api/accounts?limit=10`, { headers: { authorization: `Bearer ${token}` } })).text();
     const pageFile = join(dir, 'page.json');
     writeFileSync(pageFile, page);
-    for (const spec of [bareHttp(port++, pageFile), expressJson(port++, pageFile)]) {
+    for (const spec of [bareHttp(await freePort(), pageFile), expressJson(await freePort(), pageFile)]) {
       servers.push(await startServer(spec));
       entries.push({ spec, endpoints: ['list'] });
     }

@@ -2,6 +2,7 @@
 // memory can be read from /proc and one server's garbage does not slow another.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 
 export interface Server {
   name: string;
@@ -31,6 +32,11 @@ export async function startServer(spec: ServerSpec): Promise<Server> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${spec.name} exited with ${child.exitCode}: ${stderr.slice(-2000)}`);
+    if (Date.now() > deadline) {
+      // Never leave a half-started server behind: it would hold the port for the next run.
+      child.kill('SIGKILL');
+      throw new Error(`${spec.name} did not answer ${spec.probe.path} within 60 s`);
+    }
     try {
       // Any HTTP answer counts: the server is up (a 401 to an anonymous probe is an answer).
       await fetch(url + spec.probe.path, { headers: spec.probe.headers, signal: AbortSignal.timeout(1000) });
@@ -38,7 +44,6 @@ export async function startServer(spec: ServerSpec): Promise<Server> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${spec.name} did not answer ${spec.probe.path} within 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const startupMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -67,4 +72,16 @@ export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: numb
   } catch {
     return { rssMb: 0, peakMb: 0 };
   }
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const port = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(port));
+    });
+  });
 }
