@@ -2,7 +2,8 @@
 // memory can be read from /proc and one server's garbage does not slow another.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+
+export { freePort } from '../../scripts/free-port';
 
 export interface Server {
   name: string;
@@ -74,14 +75,3 @@ export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: numb
   }
 }
 
-/** A port nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as { port: number }).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}

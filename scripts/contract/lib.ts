@@ -5,6 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../free-port';
+
+export { freePort };
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,16 +43,6 @@ export async function startMock(options: AppOptions = {}, wrap?: (app: Express, 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A loopback port free right now (for a child process that needs its port on the command line). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 export function tempDir(prefix: string): string {
@@ -221,6 +214,26 @@ export async function runJest(options: JestOptions = {}): Promise<JestRun> {
 }
 
 /** The reason a skipped test states in its title (or in its describe's: the full name holds both). */
+/**
+ * The whole contract suite (or the given files) against a URL, as the demo customer, with the
+ * suite's reporter, writing its reports to `reportDir`; `env` adds or unsets variables.
+ */
+export function runSuite(baseUrl: string, reportDir: string, patterns: string[], env: Record<string, string | undefined> = {}): Promise<JestRun> {
+  return runJest({
+    patterns: patterns.length ? patterns : ['contract-tests'],
+    echo: true,
+    args: ['--reporters=default', '--reporters=./contract-tests/support/contract-reporter.js'],
+    env: {
+      CONTRACT_BASE_URL: baseUrl,
+      CONTRACT_CLIENT_ID: DEMO.clientId,
+      CONTRACT_CLIENT_SECRET: DEMO.clientSecret,
+      CONTRACT_ALLOW_WRITES: '1',
+      CONTRACT_REPORT_DIR: reportDir,
+      ...env,
+    },
+  });
+}
+
 export function skipReason(test: TestResult): string {
   const at = test.fullName.indexOf(SKIP_MARK);
   if (at < 0) return '(no reason stated)';

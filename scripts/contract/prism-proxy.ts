@@ -22,7 +22,7 @@
 //   npx tsx scripts/contract/prism-proxy.ts [jest test path patterns...]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, documentWithoutSecurity, ROOT, runJest, seconds, skipReason, startMock, startPrism, tempDir } from './lib';
+import { documentWithoutSecurity, ROOT, runSuite, seconds, skipReason, startMock, startPrism, tempDir } from './lib';
 
 async function main(): Promise<number> {
   const patterns = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -39,20 +39,7 @@ async function main(): Promise<number> {
 
   let run;
   try {
-    run = await runJest({
-      patterns: patterns.length ? patterns : ['contract-tests'],
-      echo: true,
-      args: ['--reporters=default', '--reporters=./contract-tests/support/contract-reporter.js'],
-      env: {
-        CONTRACT_BASE_URL: prism.url,
-        CONTRACT_CONTROL_URL: mock.url,
-        CONTRACT_PROXY: 'prism',
-        CONTRACT_CLIENT_ID: DEMO.clientId,
-        CONTRACT_CLIENT_SECRET: DEMO.clientSecret,
-        CONTRACT_ALLOW_WRITES: '1',
-        CONTRACT_REPORT_DIR: reportDir,
-      },
-    });
+    run = await runSuite(prism.url, reportDir, patterns, { CONTRACT_CONTROL_URL: mock.url, CONTRACT_PROXY: 'prism' });
   } finally {
     await prism.close();
     await mock.close();

@@ -9,7 +9,7 @@
 //   npx tsx scripts/contract/prism-stateless.ts [jest test path patterns...]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, ROOT, runJest, seconds, skipReason, startPrism } from './lib';
+import { ROOT, runSuite, seconds, skipReason, startPrism } from './lib';
 
 async function main(): Promise<number> {
   const patterns = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -22,21 +22,8 @@ async function main(): Promise<number> {
   process.stdout.write(`prism mock ${prism.url} (stateless: the document's examples)\n`);
   let run;
   try {
-    run = await runJest({
-      patterns: patterns.length ? patterns : ['contract-tests'],
-      echo: true,
-      args: ['--reporters=default', '--reporters=./contract-tests/support/contract-reporter.js'],
-      env: {
-        CONTRACT_BASE_URL: prism.url,
-        CONTRACT_CONTROL_URL: undefined,
-        CONTRACT_PROXY: undefined,
-        CONTRACT_CLIENT_ID: DEMO.clientId,
-        CONTRACT_CLIENT_SECRET: DEMO.clientSecret,
-        // Writes are allowed: what skips, skips because the target keeps no state, not for want of permission.
-        CONTRACT_ALLOW_WRITES: '1',
-        CONTRACT_REPORT_DIR: reportDir,
-      },
-    });
+    // Writes are allowed: what skips, skips because the target keeps no state, not for want of permission.
+    run = await runSuite(prism.url, reportDir, patterns, { CONTRACT_CONTROL_URL: undefined, CONTRACT_PROXY: undefined });
   } finally {
     await prism.close();
   }
