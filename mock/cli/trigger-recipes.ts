@@ -2,24 +2,22 @@
 // event needs through the service API and moves it through the control API, so the event is
 // emitted for the customer and delivered to that customer's subscriptions.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { RESOURCE_EVENTS } from '../domain/event-catalogue';
+import type { EventType } from '../domain/records';
 import { UserError } from '../scenarios/errors';
 import { describeAnswer, type HttpAnswer, type MockClient } from '../scenarios/http';
 
-export const EVENT_TYPES = [
-  'OPERATION_REQUESTED',
-  'OPERATION_COMPLETED',
-  'OPERATION_FAILED',
-  'OPERATION_ACTION_REQUIRED',
-  'BENEFICIARY_INSTRUCTION_CREATED',
-  'BENEFICIARY_INSTRUCTION_APPROVED',
-  'BENEFICIARY_INSTRUCTION_REJECTED',
-  'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED',
-  'ACCOUNT_ACTION_REQUIRED',
-  'ACCOUNT_ASSET_ACTIVATED',
-  'ACCOUNT_ASSET_FAILED',
+/**
+ * The catalogue's event types in the order the CLI lists them: what a client does most first,
+ * ACCOUNT_CREATED last (it needs a fresh customer).
+ */
+export const EVENT_TYPES: readonly EventType[] = [
+  ...RESOURCE_EVENTS.OPERATION,
+  ...RESOURCE_EVENTS.BENEFICIARY,
+  ...RESOURCE_EVENTS.ACCOUNT.filter((e) => e !== 'ACCOUNT_CREATED'),
   'ACCOUNT_CREATED',
-] as const;
-export type TriggerEvent = (typeof EVENT_TYPES)[number];
+];
+export type TriggerEvent = EventType;
 
 /** Events the service API alone can cause (no control API needed). */
 export const WITHOUT_CONTROL: ReadonlySet<string> = new Set(['OPERATION_REQUESTED', 'BENEFICIARY_INSTRUCTION_CREATED']);

@@ -11,6 +11,9 @@ export const RESOURCE_EVENTS: Record<ResourceName, EventType[]> = {
 
 export const RESOURCE_NAMES = Object.keys(RESOURCE_EVENTS) as ResourceName[];
 
+/** Every event type, in catalogue order: the one list the filters, the CLI and the reference look-up use. */
+export const EVENT_TYPES: readonly EventType[] = RESOURCE_NAMES.flatMap((name) => RESOURCE_EVENTS[name]);
+
 export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   ACCOUNT_CREATED: 'An account was created.',
   ACCOUNT_ACTION_REQUIRED: 'An account needs the customer to act (documents, data) before review can go on.',

@@ -1,12 +1,12 @@
 // Subscription reference look-ups (DESIGN.md): fixed lists, paginated like every other list.
-import { EVENT_DESCRIPTIONS, RESOURCE_EVENTS, RESOURCE_NAMES, resourceOf } from '../domain/event-catalogue';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES, RESOURCE_EVENTS, RESOURCE_NAMES, resourceOf } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { EventType } from '../domain/records';
 import { arrayKeys, sliceSorted } from '../store/slice';
 import type { Deps } from './deps';
 
 const RESOURCES = RESOURCE_NAMES.map((name) => ({ name, events: [...RESOURCE_EVENTS[name]] }));
-const EVENT_TYPES = RESOURCE_NAMES.flatMap((name) => RESOURCE_EVENTS[name]).map((name: EventType) => ({ name, resource: resourceOf(name), description: EVENT_DESCRIPTIONS[name] }));
+const EVENT_TYPE_ITEMS = EVENT_TYPES.map((name: EventType) => ({ name, resource: resourceOf(name), description: EVENT_DESCRIPTIONS[name] }));
 
 export class ReferenceService {
   constructor(private readonly deps: Deps) {}
@@ -16,7 +16,7 @@ export class ReferenceService {
   }
 
   eventTypes(params: PageParams) {
-    return this.fixedPage('reference:eventTypes', EVENT_TYPES, params);
+    return this.fixedPage('reference:eventTypes', EVENT_TYPE_ITEMS, params);
   }
 
   private fixedPage<T>(list: string, items: T[], params: PageParams) {

@@ -1,20 +1,9 @@
 // The filterable fields of webhook execution logs, for the `filters` parameter of the execution-log listing.
+import { EVENT_TYPES } from '../event-catalogue';
 import type { FieldTable } from './fields';
 
-export const WEBHOOK_EVENT_TYPES = [
-  'ACCOUNT_CREATED',
-  'ACCOUNT_ACTION_REQUIRED',
-  'ACCOUNT_ASSET_ACTIVATED',
-  'ACCOUNT_ASSET_FAILED',
-  'BENEFICIARY_INSTRUCTION_CREATED',
-  'BENEFICIARY_INSTRUCTION_APPROVED',
-  'BENEFICIARY_INSTRUCTION_REJECTED',
-  'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED',
-  'OPERATION_REQUESTED',
-  'OPERATION_COMPLETED',
-  'OPERATION_FAILED',
-  'OPERATION_ACTION_REQUIRED',
-] as const;
+/** The event types, from the one catalogue of them. */
+export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
 
 export const EXECUTION_LOG_STATUSES = ['SUCCESS', 'FAILED'] as const;
 
