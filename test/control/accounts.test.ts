@@ -1,8 +1,9 @@
 // Account actions of the control API: review transitions, asset onboarding and balances.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { startMock, type Authed, type Harness } from '../http/harness';
-import { startReceiver, type Receiver } from '../http/receiver';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { Authed, Harness } from '../http/harness';
+import type { Receiver } from '../http/receiver';
+import { useSubscribedMock } from '../http/subscribed-mock';
 import { control, d, funded } from './support';
 
 let h: Harness;
@@ -12,19 +13,9 @@ const editable = d.editable(d.c1.id);
 const owner = { type: 'COMPANY', legalName: 'Nova Ltda', identificationDocument: { value: '11222333000181', type: 'CNPJ' }, address: editable.owner.address };
 const documentRejected = { code: 'DOCUMENT_REJECTED', message: 'The articles of association are illegible.' };
 
-beforeAll(async () => {
-  h = await startMock();
-  api = await h.as();
-  receiver = await startReceiver();
-  await api.post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] }] }).expect(201);
-});
-afterEach(async () => {
-  await h.mock.services.webhooks.idle();
-  receiver.received.length = 0;
-});
-afterAll(async () => {
-  h.close();
-  await receiver.close();
+const env = useSubscribedMock({ resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] }] });
+beforeAll(() => {
+  ({ h, api, receiver } = env);
 });
 
 const events = () => receiver.received.map((r) => r.headers['x-event-type']);

@@ -1,8 +1,9 @@
 // Payment-instruction actions of the control API, and their BENEFICIARY_INSTRUCTION_* events.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { startMock, type Authed, type Harness } from '../http/harness';
-import { startReceiver, type Receiver } from '../http/receiver';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { Authed, Harness } from '../http/harness';
+import type { Receiver } from '../http/receiver';
+import { useSubscribedMock } from '../http/subscribed-mock';
 import { control } from './support';
 
 let h: Harness;
@@ -19,19 +20,9 @@ const person = {
 };
 const instruction = (dictKey: string) => ({ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey } });
 
-beforeAll(async () => {
-  h = await startMock();
-  api = await h.as();
-  receiver = await startReceiver();
-  await api.post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'BENEFICIARY', events: ['BENEFICIARY_INSTRUCTION_APPROVED', 'BENEFICIARY_INSTRUCTION_REJECTED', 'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED'] }] }).expect(201);
-});
-afterEach(async () => {
-  await h.mock.services.webhooks.idle();
-  receiver.received.length = 0;
-});
-afterAll(async () => {
-  h.close();
-  await receiver.close();
+const env = useSubscribedMock({ resources: [{ name: 'BENEFICIARY', events: ['BENEFICIARY_INSTRUCTION_APPROVED', 'BENEFICIARY_INSTRUCTION_REJECTED', 'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED'] }] });
+beforeAll(() => {
+  ({ h, api, receiver } = env);
 });
 
 async function newBeneficiary(dictKey = 'maria@example.com') {

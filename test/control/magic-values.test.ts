@@ -1,28 +1,19 @@
 // Magic values: documented inputs of the service API that force an outcome without the control
 // API (mock/domain/magic-values.ts; README "Control API, clock, faults (QA)").
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { MAGIC_VALUES } from '../../mock/domain/magic-values';
-import { startMock, type Authed, type Harness } from '../http/harness';
-import { startReceiver, type Receiver } from '../http/receiver';
+import type { Authed, Harness } from '../http/harness';
+import type { Receiver } from '../http/receiver';
+import { useSubscribedMock } from '../http/subscribed-mock';
 import { control, deposit, funded, withdrawal } from './support';
 
 let h: Harness;
 let api: Authed;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  h = await startMock({ config: { autoSettleMs: 5000 } });
-  api = await h.as();
-  receiver = await startReceiver();
-  await api.post('/api/subscriptions', { url: receiver.url, includeAll: true }).expect(201);
-});
-afterEach(async () => {
-  await h.mock.services.webhooks.idle();
-  receiver.received.length = 0;
-});
-afterAll(async () => {
-  h.close();
-  await receiver.close();
+const env = useSubscribedMock({ includeAll: true }, { config: { autoSettleMs: 5000 } });
+beforeAll(() => {
+  ({ h, api, receiver } = env);
 });
 
 const events = () => receiver.received.map((r) => r.headers['x-event-type']);

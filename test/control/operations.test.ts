@@ -1,28 +1,19 @@
 // Operation actions of the control API: each goes through the service, so the operation event
 // follows exactly as for the real transition.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { startMock, type Authed, type Harness } from '../http/harness';
-import { startReceiver, type Receiver } from '../http/receiver';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { Authed, Harness } from '../http/harness';
+import type { Receiver } from '../http/receiver';
+import { useSubscribedMock } from '../http/subscribed-mock';
 import { control, d, deposit, funded, reason, withdrawal } from './support';
 
 let h: Harness;
 let api: Authed;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  h = await startMock();
-  api = await h.as();
-  receiver = await startReceiver();
-  await api.post('/api/subscriptions', { url: receiver.url, includeAll: true }).expect(201);
-});
-afterEach(async () => {
-  await h.mock.services.webhooks.idle();
-  receiver.received.length = 0;
-});
-afterAll(async () => {
-  h.close();
-  await receiver.close();
+const env = useSubscribedMock({ includeAll: true });
+beforeAll(() => {
+  ({ h, api, receiver } = env);
 });
 
 const events = () => receiver.received.map((r) => [r.headers['x-event-type'], JSON.parse(r.body).id as string]);

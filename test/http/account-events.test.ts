@@ -1,28 +1,19 @@
 // Account transitions (driven through the services until the control API exposes them) and the
 // ACCOUNT_* events they emit.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { startMock, type Authed, type Harness } from './harness';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { Authed, Harness } from './harness';
 import { demo } from './fixture-ids';
-import { startReceiver, type Receiver } from './receiver';
+import type { Receiver } from './receiver';
+import { useSubscribedMock } from './subscribed-mock';
 
 const d = demo();
 let h: Harness;
 let api: Authed;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  h = await startMock();
-  api = await h.as();
-  receiver = await startReceiver();
-  await api.post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_CREATED', 'ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] }] }).expect(201);
-});
-afterEach(async () => {
-  await h.mock.services.webhooks.idle();
-  receiver.received.length = 0;
-});
-afterAll(async () => {
-  h.close();
-  await receiver.close();
+const env = useSubscribedMock({ resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_CREATED', 'ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] }] });
+beforeAll(() => {
+  ({ h, api, receiver } = env);
 });
 
 const events = () => receiver.received.map((r) => ({ type: r.headers['x-event-type'], body: JSON.parse(r.body) }));
