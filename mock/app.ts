@@ -1,7 +1,8 @@
-// The app factory: wires the document, the store, the clock and the services into an Express
-// app. It reads no environment and listens on nothing (main does), so tests start it on port 0.
+// The app factory: wires the document, the store, the clock and the services into a request
+// listener (the service front door) and the Express app behind it. It reads no environment and listens on nothing (main does), so tests start it on port 0.
 import { randomUUID } from 'node:crypto';
 import { promises as dns } from 'node:dns';
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { loadContract, type Contract } from '../spec/contract';
@@ -19,11 +20,12 @@ import { CursorCodec } from './domain/pagination/cursor';
 import type { HostLookup } from './domain/url-policy';
 import { EventBus } from './events/event-bus';
 import { loadFixtures, readFixtures, referenceData } from './fixtures-loader';
-import { jsonBodyParser } from './http/body';
 import { errorHandler } from './http/error-handler';
-import { operationRoute } from './http/operation-route';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { ResponseEncoder } from './http/response-encoder';
+import { RouteTable } from './http/route-table';
+import { serviceListener } from './http/service-listener';
 import { unmatchedRoute } from './http/unmatched-route';
 import type { HandlerTable } from './http/types';
 import { handlers as defaultHandlers } from './resources/handlers';
@@ -57,7 +59,10 @@ export interface AppOptions {
 }
 
 export interface MockApp {
-  app: Express;
+  /** The request listener: documented service operations at the front door, the rest through Express. */
+  app: RequestListener;
+  /** The Express app behind it (control API, /docs, 404 and 405). */
+  express: Express;
   deps: Deps;
   services: Services;
   contract: Contract;
@@ -98,7 +103,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const services = createServices(deps, contract, logger, options.deliver);
   const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random);
   const journal = new Journal();
-  const routeDeps = { services, store, clock, config, logger };
+  const routeDeps = { services, store, clock, config, logger, encoder: new ResponseEncoder() };
   // The rate limit (off by default) acts on the service routes only, never on /_mock.
   const serviceRouteDeps = { ...routeDeps, rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock) : undefined };
 
@@ -116,29 +121,18 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     assertHandlersMatchDocument(control, table);
     app.use(controlRouter(control, table, routeDeps, contract));
   }
-  // Faults act on the service routes only (the control router above answers /_mock itself).
+  // Faults act on the service routes only (the control router above answers /_mock itself);
+  // the documented operations are answered by the front door, this covers the other paths.
   app.use(faultMiddleware(faults));
-  // Bodies are read only on operations that take one: elsewhere a body is ignored, never a
-  // 413 or 415 the document does not list for that operation.
-  const parseBody = jsonBodyParser(config.bodyLimitBytes);
-
-  // Concrete paths first: /v1/operations/deposits must not be taken for /v1/operations/{operationId}.
-  const ordered = [...contract.operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
-  const concretePaths = new Set(ordered.filter((op) => !op.path.includes('{')).map((op) => op.path));
-  for (const op of ordered) {
-    const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
-    const route = operationRoute(op, handlers[op.operationId]!, serviceRouteDeps);
-    const guarded: express.RequestHandler = op.path.includes('{')
-      ? (req, res, next) => (concretePaths.has(req.path.replace(/\/$/, '')) ? next() : route(req, res, next))
-      : route;
-    const chain = op.hasBody ? [parseBody, guarded] : [guarded];
-    app[op.method as 'get' | 'post' | 'patch' | 'delete' | 'put'](expressPath, ...chain);
-  }
   app.use(unmatchedRoute(contract));
   app.use(errorHandler(logger));
 
+  const routes = new RouteTable(contract.operations.map((op) => ({ op, target: handlers[op.operationId]! })));
+  const listener = serviceListener({ routes, deps: serviceRouteDeps, faults, journal, clock, logger, bodyLimitBytes: config.bodyLimitBytes, fallback: app });
+
   return {
-    app,
+    app: listener,
+    express: app,
     deps,
     services,
     contract,

@@ -2,12 +2,13 @@
 // test files do and asks it for GET /_mock/health, so the suite knows, before it registers its
 // tests, whether the control API is there. Prints {"status": <http status>}.
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../mock/app';
 
 async function main(): Promise<void> {
   const mock = await createApp({ config: { logLevel: 'silent' } });
-  const server = mock.app.listen(0, '127.0.0.1');
+  const server = createServer(mock.app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   try {
     const { port } = server.address() as AddressInfo;

@@ -2,6 +2,7 @@
 // default; one server per file, closed after it), or the server at CONTRACT_BASE_URL (with its
 // control API at CONTRACT_CONTROL_URL when that is elsewhere, e.g. behind a validating proxy).
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadContract, type Contract } from '../../spec/contract';
 import { settings } from './settings';
@@ -28,7 +29,7 @@ export async function openTarget(): Promise<Target> {
   // Required here, not imported at the top, so a run against a URL never loads the mock's code.
   const { createApp } = require('../../mock/app') as typeof import('../../mock/app');
   const mock = await createApp({ contract: contract(), config: { logLevel: 'silent' } });
-  const server = mock.app.listen(0, '127.0.0.1');
+  const server = createServer(mock.app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {

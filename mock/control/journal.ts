@@ -1,11 +1,13 @@
 // The request journal: every request the mock answers (service and control API), the last
 // JOURNAL_SIZE kept in a ring buffer, so recording costs O(1) whatever the traffic.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { localsOf } from '../http/request-id';
 import type { Clock } from '../clock';
 
 export const JOURNAL_SIZE = 1000;
 
-/** What an injected fault did to a request (set on res.locals.fault by the fault middleware). */
+/** What an injected fault did to a request (left on the response's locals by applyFault). */
 export interface FaultTrace {
   id: string;
   latencyMs?: number;
@@ -56,29 +58,34 @@ export class Journal {
     this.count = 0;
   }
 
-  /** Records each request once, when its answer is finished or its connection closes. */
+  /** Records the request once, when its answer is finished or its connection closes. */
+  track(clock: Clock, req: IncomingMessage, res: ServerResponse, path: string): void {
+    const started = process.hrtime.bigint();
+    const at = clock.nowIso();
+    let recorded = false;
+    const record = () => {
+      if (recorded) return;
+      recorded = true;
+      const locals = localsOf(res);
+      const entry: JournalEntry = {
+        requestId: String(locals.requestId),
+        method: req.method ?? '',
+        path,
+        status: res.writableFinished ? res.statusCode : 0,
+        latencyMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+        at,
+      };
+      if (locals.fault) entry.fault = locals.fault as FaultTrace;
+      this.add(entry);
+    };
+    res.on('finish', record);
+    res.on('close', record);
+  }
+
+  /** `track` for the requests Express answers (control API, docs, unknown paths). */
   middleware(clock: Clock) {
     return (req: Request, res: Response, next: NextFunction): void => {
-      const started = process.hrtime.bigint();
-      const at = clock.nowIso();
-      const path = req.originalUrl.split('?')[0] ?? req.originalUrl;
-      let recorded = false;
-      const record = () => {
-        if (recorded) return;
-        recorded = true;
-        const entry: JournalEntry = {
-          requestId: String(res.locals.requestId),
-          method: req.method,
-          path,
-          status: res.writableFinished ? res.statusCode : 0,
-          latencyMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
-          at,
-        };
-        if (res.locals.fault) entry.fault = res.locals.fault as FaultTrace;
-        this.add(entry);
-      };
-      res.on('finish', record);
-      res.on('close', record);
+      this.track(clock, req, res, req.originalUrl.split('?')[0] ?? req.originalUrl);
       next();
     };
   }

@@ -1,23 +1,34 @@
 // Request bodies: JSON only, at most the configured size. A body on an operation that takes
 // none is ignored, as the document defines none.
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 import { ServiceError } from '../errors/catalogue';
 
-export function hasBody(req: Request): boolean {
+type Next = (error?: unknown) => void;
+
+export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
-export function isJson(req: Request): boolean {
+export function isJson(req: IncomingMessage): boolean {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** express.json, configured once; its errors are translated by the error serialiser. */
+/** express.json (body-parser), configured once; its errors are translated by the error serialiser. */
 export function jsonBodyParser(limitBytes: number) {
   const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: IncomingMessage, res: ServerResponse, next: Next) => {
     if (!hasBody(req)) return next();
     if (!isJson(req)) return next(new ServiceError('UNSUPPORTED_MEDIA_TYPE', { contentType: req.headers['content-type'] ?? null }));
-    parse(req, res, next);
+    // body-parser reads Node's request as it is; Express adds nothing it needs.
+    parse(req as Parameters<typeof parse>[0], res as Parameters<typeof parse>[1], next);
   };
+}
+
+/** The body parser for a plain Node request: resolves the parsed body (undefined when none was sent). */
+export function jsonBodyReader(limitBytes: number) {
+  const parse = jsonBodyParser(limitBytes);
+  return (req: IncomingMessage, res: ServerResponse) =>
+    new Promise<unknown>((resolve, reject) => parse(req, res, (error) => (error ? reject(error) : resolve((req as IncomingMessage & { body?: unknown }).body))));
 }

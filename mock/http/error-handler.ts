@@ -1,9 +1,12 @@
 // The one error serialiser: every error, from any layer, leaves as the seed's Error body with
 // its status and the request's X-Request-Id. Unknown errors are logged and answered as a
 // generic 500, never with a stack trace.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { errorBody, ServiceError } from '../errors/catalogue';
+import { requestIdOf } from './request-id';
+import { writeJson } from './write-json';
 
 /** Maps body-parser and other well-known failures onto the catalogue. */
 export function toServiceError(error: unknown): ServiceError | undefined {
@@ -41,17 +44,21 @@ function fromClientError(e: { status?: number; statusCode?: number; expose?: boo
   return new ServiceError('VALIDATION_ERROR', { fields: [{ field, message }] });
 }
 
+/** Answers any error as the Error body (a 500 for what is not a known client error); the one way errors leave. */
+export function answerError(error: unknown, req: IncomingMessage, res: ServerResponse, logger: Logger): void {
+  let serviceError = toServiceError(error);
+  if (!serviceError) {
+    const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
+    logger.error({ err: error, requestId: requestIdOf(res), method: req.method, url }, 'unhandled error');
+    serviceError = new ServiceError('INTERNAL_ERROR');
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  writeJson(res, serviceError.status, JSON.stringify(errorBody(serviceError)));
+}
+
 export function errorHandler(logger: Logger) {
-  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    let serviceError = toServiceError(error);
-    if (!serviceError) {
-      logger.error({ err: error, requestId: res.locals.requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
-      serviceError = new ServiceError('INTERNAL_ERROR');
-    }
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.status(serviceError.status).json(errorBody(serviceError));
-  };
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => answerError(error, req, res, logger);
 }

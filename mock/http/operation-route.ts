@@ -1,6 +1,9 @@
-// The request pipeline of one documented operation, the same for all: version, auth, body,
-// idempotency key, validation against the document, idempotency, the handler, and (strict
-// mode) a check of the response against the document before it is sent.
+// The request pipeline of one documented operation, the same for all: version, auth, rate
+// limit, idempotency key, validation against the document, idempotency, the handler, and
+// (strict mode) a check of the response against the document before it is sent. It works on
+// Node's own request and response: the service API's front door (service-listener.ts) calls
+// it directly, and the control API's Express routes through `operationRoute`.
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { OperationContract } from '../../spec/contract';
@@ -12,8 +15,11 @@ import type { Store } from '../store/store';
 import { toServiceError } from './error-handler';
 import { fingerprint, runIdempotent } from './idempotency';
 import type { RateLimiter } from './rate-limit';
+import { requestIdOf } from './request-id';
+import type { ResponseEncoder } from './response-encoder';
 import type { Handler, HandlerResult } from './types';
 import { checkVersion } from './version';
+import { writeJson } from './write-json';
 
 export interface RouteDeps {
   services: Services;
@@ -21,60 +27,77 @@ export interface RouteDeps {
   clock: Clock;
   config: Config;
   logger: Logger;
+  encoder: ResponseEncoder;
   /** The per-customer rate limit when it is on (service routes only; never the control API). */
   rateLimiter?: RateLimiter;
 }
 
-export function operationRoute(op: OperationContract, handler: Handler, deps: RouteDeps): RequestHandler {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    let result: HandlerResult;
-    let replayed = false;
-    try {
-      checkVersion(req.headers['x-service-version']);
-      const customerId = op.security ? await deps.services.tokens.verify(req.headers.authorization) : '';
-      // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
-      deps.rateLimiter?.enforce(op.security ? { customerId } : { body: req.body }, res);
-      if (op.idempotent && req.headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');
-      const body = op.hasBody ? req.body : undefined;
-      const check = op.checkRequest({ params: req.params, query: req.query as Record<string, unknown>, headers: req.headers, body });
-      if (check.errors.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: check.errors });
-      const ctx = { customerId, params: check.params as Record<string, string>, query: check.query, sentQuery: req.query as Record<string, unknown>, body, services: deps.services };
-      if (op.idempotent) {
-        const key = `${customerId}:${String(req.headers['x-idempotency-key']).toLowerCase()}`;
-        const outcome = await runIdempotent(deps.store, deps.clock, deps.config.idempotencyTtlMs, key, fingerprint(req.method, req.originalUrl, body), () => handler(ctx));
-        result = outcome.result;
-        replayed = outcome.replayed;
-      } else {
-        result = await handler(ctx);
-      }
-    } catch (error) {
-      const serviceError = toServiceError(error);
-      if (!serviceError) return next(error);
-      result = { status: serviceError.status, body: errorBody(serviceError) };
-    }
-    if (replayed) res.setHeader('X-Idempotent-Replayed', 'true');
-    send(op, result, req, res, deps);
-  };
+/** What the pipeline needs of a request, whoever parsed it. */
+export interface OperationRequest {
+  method: string;
+  /** Path and query as sent: the idempotency fingerprint covers them. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** Path parameters, percent-decoded. */
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** The parsed JSON body (operations that take one), or undefined. */
+  body: unknown;
 }
 
-function send(op: OperationContract, result: HandlerResult, req: Request, res: Response, deps: RouteDeps): void {
-  if (deps.config.strictResponses) {
-    const check = op.checkResponse(result.status, lowerCaseHeaders(res), result.body);
-    const violations = [...check.errors, ...check.drift];
-    if (violations.length > 0) {
-      // Loud on purpose: in tests this turns a drifting mock into a failing test.
-      deps.logger.error({ operationId: op.operationId, status: result.status, violations, requestId: res.locals.requestId, url: req.originalUrl }, 'response breaks the API document');
-      const error = new ServiceError('INTERNAL_ERROR', { reason: 'the mock built a response that breaks the API document', operationId: op.operationId, violations });
-      res.status(error.status).json(errorBody(error));
-      return;
+/**
+ * Runs the operation and writes its answer. A ServiceError (from any step) is answered with its
+ * status and Error body; anything else is thrown for the caller's error serialiser (a 500).
+ */
+export async function runOperation(op: OperationContract, handler: Handler, deps: RouteDeps, request: OperationRequest, res: ServerResponse): Promise<void> {
+  let result: HandlerResult;
+  let replayed = false;
+  try {
+    const { headers } = request;
+    checkVersion(headers['x-service-version']);
+    const customerId = op.security ? await deps.services.tokens.verify(headers.authorization) : '';
+    // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
+    deps.rateLimiter?.enforce(op.security ? { customerId } : { body: request.body }, res);
+    if (op.idempotent && headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');
+    const body = op.hasBody ? request.body : undefined;
+    const check = op.checkRequest({ params: request.params, query: request.query, headers, body });
+    if (check.errors.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: check.errors });
+    const ctx = { customerId, params: check.params as Record<string, string>, query: check.query, sentQuery: request.query, body, services: deps.services };
+    if (op.idempotent) {
+      const key = `${customerId}:${String(headers['x-idempotency-key']).toLowerCase()}`;
+      const outcome = await runIdempotent(deps.store, deps.clock, deps.config.idempotencyTtlMs, key, fingerprint(request.method, request.url, body), () => handler(ctx));
+      result = outcome.result;
+      replayed = outcome.replayed;
+    } else {
+      result = await handler(ctx);
     }
+  } catch (error) {
+    const serviceError = toServiceError(error);
+    if (!serviceError) throw error;
+    result = { status: serviceError.status, body: errorBody(serviceError) };
   }
-  if (result.body === undefined) res.status(result.status).end();
-  else res.status(result.status).json(result.body);
+  if (replayed) res.setHeader('X-Idempotent-Replayed', 'true');
+  send(op, result, request, res, deps);
 }
 
-function lowerCaseHeaders(res: Response): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(res.getHeaders())) out[name.toLowerCase()] = value;
-  return out;
+function send(op: OperationContract, result: HandlerResult, request: OperationRequest, res: ServerResponse, deps: RouteDeps): void {
+  const strict = deps.config.strictResponses;
+  const encoded = deps.encoder.encode(op, result.status, strict ? res.getHeaders() : {}, result.body, strict);
+  if (encoded.violations.length > 0) {
+    const violations = encoded.violations;
+    // Loud on purpose: in tests this turns a drifting mock into a failing test.
+    deps.logger.error({ operationId: op.operationId, status: result.status, violations, requestId: requestIdOf(res), url: request.url }, 'response breaks the API document');
+    const error = new ServiceError('INTERNAL_ERROR', { reason: 'the mock built a response that breaks the API document', operationId: op.operationId, violations });
+    writeJson(res, error.status, JSON.stringify(errorBody(error)));
+    return;
+  }
+  writeJson(res, result.status, encoded.json);
+}
+
+/** The pipeline as an Express route (the control API's router). */
+export function operationRoute(op: OperationContract, handler: Handler, deps: RouteDeps): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const request: OperationRequest = { method: req.method, url: req.originalUrl, headers: req.headers, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
+    runOperation(op, handler, deps, request, res).catch(next);
+  };
 }

@@ -11,7 +11,7 @@
 //   (its own bucket, apart from the customer's), checked before the credentials, so it also
 //   slows the guessing of secrets; a body without a client id is not limited (it is a 400).
 // The control API (/_mock) is never limited. Buckets live in memory, per process.
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Clock } from '../clock';
 import type { RateLimit } from '../config';
 import { ServiceError } from '../errors/catalogue';
@@ -62,7 +62,7 @@ export class RateLimiter {
   }
 
   /** The hook of the operation pipeline: takes the caller's token, or sets Retry-After and throws 429. */
-  enforce(caller: Caller, res: Response): void {
+  enforce(caller: Caller, res: ServerResponse): void {
     const key = bucketKey(caller);
     if (key === undefined) return;
     const outcome = this.take(key);

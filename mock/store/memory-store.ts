@@ -1,5 +1,6 @@
 // In-memory store: the default. Records are immutable values (domain code builds a new object
 // for every change), so they are handed out without copying.
+import { deepFreeze } from './freeze';
 import { Decimal } from '../domain/money';
 import type { RecordTypes } from '../domain/records';
 import { sliceSorted } from './slice';
@@ -45,7 +46,7 @@ export class MemoryStore implements Store {
     const table = this.table(kind);
     if (table.has(id)) throw new Error(`store: ${kind} ${id} exists already`);
     const key = ++this.sequence;
-    table.set(id, { key, scope, record });
+    table.set(id, { key, scope, record: deepFreeze(record) });
     this.index(kind, scope).append(key);
     this.byKey.set(`${kind}\u0000${key}`, id);
   }
@@ -53,14 +54,14 @@ export class MemoryStore implements Store {
   async replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void> {
     const entry = this.table(kind).get(id);
     if (!entry) throw new Error(`store: ${kind} ${id} does not exist`);
-    entry.record = record;
+    entry.record = deepFreeze(record);
   }
 
   async update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined> {
     // Synchronous between read and write: no other request can interleave.
     const entry = this.table(kind).get(id);
     if (!entry) return undefined;
-    entry.record = change(entry.record as RecordTypes[K]);
+    entry.record = deepFreeze(change(entry.record as RecordTypes[K]));
     return entry.record as RecordTypes[K];
   }
 
@@ -148,13 +149,15 @@ export class MemoryStore implements Store {
     if (existing && existing.expiresAt > now) {
       return existing.state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry: existing } : { outcome: 'DONE', entry: existing };
     }
+    // Re-inserted, not overwritten: the map stays in claim order, which is expiry order (sweep).
+    this.idempotency.delete(key);
     this.idempotency.set(key, { fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs });
     return { outcome: 'CLAIMED' };
   }
 
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
     const entry = this.idempotency.get(key);
-    if (entry) this.idempotency.set(key, { ...entry, state: 'DONE', response });
+    if (entry) this.idempotency.set(key, { ...entry, state: 'DONE', response: deepFreeze(response) });
   }
 
   async releaseIdempotencyKey(key: string): Promise<void> {
@@ -196,14 +199,14 @@ export class MemoryStore implements Store {
     for (const [kind, list] of Object.entries(state.records) as Array<[Kind, StoredRecord[]]>) {
       const table = this.table(kind);
       for (const item of [...list].sort((a, b) => a.key - b.key)) {
-        table.set(item.id, { key: item.key, scope: item.scope, record: item.record });
+        table.set(item.id, { key: item.key, scope: item.scope, record: deepFreeze(item.record) });
         this.index(kind, item.scope).append(item.key);
         this.byKey.set(`${kind}\u0000${item.key}`, item.id);
       }
     }
     this.sequence = Math.max(state.sequence, maxKey);
     for (const balance of state.balances) this.balanceTable.set(`${balance.accountId}:${balance.asset}`, new Decimal(balance.value));
-    for (const { key, ...entry } of state.idempotency) this.idempotency.set(key, entry);
+    for (const { key, ...entry } of state.idempotency) this.idempotency.set(key, deepFreeze(entry));
   }
 
   async clear(): Promise<void> {
@@ -220,8 +223,17 @@ export class MemoryStore implements Store {
     this.claimsSinceSweep = 0;
   }
 
+  /**
+   * Drops expired keys from the front of the map (claim order = expiry order, one TTL for all),
+   * stopping at the first live one: a sweep costs what it removes, not the number of keys kept.
+   * Should the mock clock be set back, an expired key behind a live one waits for its turn;
+   * a claim treats it as expired meanwhile.
+   */
   private sweep(now: number): void {
     this.claimsSinceSweep = 0;
-    for (const [key, entry] of this.idempotency) if (entry.expiresAt <= now) this.idempotency.delete(key);
+    for (const [key, entry] of this.idempotency) {
+      if (entry.expiresAt > now) break;
+      this.idempotency.delete(key);
+    }
   }
 }

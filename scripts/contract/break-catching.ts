@@ -3,7 +3,7 @@
 // A break the suite does not fail on is a hole in the suite.
 //
 // How a break is made (all in this process; the mock's files are not edited):
-//   - a front app in front of the mock's Express app that rewrites answers (a field dropped, a
+//   - a front app in front of the mock's request listener that rewrites answers (a field dropped, a
 //     type changed, a status changed, a header dropped or mangled, a content type changed) or
 //     requests (an idempotency key supplied when the client sent none);
 //   - createApp options: `handlers` (a handler wrapped: 200 instead of 201, a leaky lookup, a
@@ -25,7 +25,8 @@
 //     --jobs N   breaks run N at a time (default 1; each has its own mock and jest process)
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import Decimal from 'decimal.js';
 import type { AppOptions, MockApp } from '../../mock/app';
 import { CursorCodec, type CursorPosition } from '../../mock/domain/pagination/cursor';
@@ -39,7 +40,7 @@ import { firstFailureLine, pad, runJest, seconds, startMock, tempDir, type JestR
 // ---------------------------------------------------------------------------------------------
 // Ways to break the mock
 
-type Wrap = (app: Express, mock: MockApp) => Express;
+type Wrap = (app: RequestListener, mock: MockApp) => RequestListener;
 
 /**
  * An app in front of the mock's: `use` runs first on every request of the service API, then the
@@ -65,24 +66,42 @@ interface Answer {
 }
 type Rewritten = { status?: number; body?: unknown; empty?: true; text?: { type: string; body: string } } | void;
 
-/** Rewrites JSON answers (every answer of the mock is res.json or a bodiless end). */
+/**
+ * Rewrites JSON answers. The mock ends every answer with res.end: after writeHead(status,
+ * headers) on its front door, after setHeader calls through Express elsewhere. So writeHead is
+ * held back until end, where the JSON is parsed, changed and written with its new length.
+ */
 function rewrite(change: (answer: Answer) => Rewritten): Wrap {
   return front((req, res, next) => {
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      const out = change({ req, status: res.statusCode, body: body === undefined ? undefined : JSON.parse(JSON.stringify(body)) }) ?? {};
-      if (out.status !== undefined) res.status(out.status);
+    const writeHead = res.writeHead.bind(res) as (status: number) => Response;
+    const end = res.end.bind(res) as (chunk?: unknown) => Response;
+    let heldStatus: number | undefined;
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      heldStatus = status;
+      const headers = rest.find((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg)) as Record<string, string | number> | undefined;
+      for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+      return res;
+    }) as typeof res.writeHead;
+    res.end = ((chunk?: unknown) => {
+      const status = heldStatus ?? res.statusCode;
+      const json = chunk !== undefined && typeof chunk !== 'function' && /json/i.test(String(res.getHeader('content-type') ?? ''));
+      if (!json) return writeHead(status) && end(chunk);
+      const body = JSON.parse(String(chunk));
+      const out = change({ req, status, body }) ?? {};
+      const finalStatus = out.status ?? status;
       if (out.empty) {
         res.removeHeader('content-type');
-        res.end();
-        return res;
+        res.removeHeader('content-length');
+        return writeHead(finalStatus) && end();
       }
+      let text = JSON.stringify('body' in out ? out.body : body);
       if (out.text) {
-        res.type(out.text.type);
-        return res.send(out.text.body);
+        res.setHeader('content-type', out.text.type);
+        text = out.text.body;
       }
-      return json('body' in out ? out.body : body);
-    };
+      res.setHeader('content-length', Buffer.byteLength(text));
+      return writeHead(finalStatus) && end(text);
+    }) as typeof res.end;
     next();
   });
 }

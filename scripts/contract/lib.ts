@@ -8,10 +8,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { freePort } from '../free-port';
 
 export { freePort };
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Express } from 'express';
 import { load, dump } from 'js-yaml';
 import { createApp, type AppOptions, type MockApp } from '../../mock/app';
 import { projectPath } from '../../spec/project-root';
@@ -28,10 +27,10 @@ export interface RunningMock {
 }
 
 /** createApp on 127.0.0.1:0; `wrap` may put the app behind another (middleware in front of every route). */
-export async function startMock(options: AppOptions = {}, wrap?: (app: Express, mock: MockApp) => Express): Promise<RunningMock> {
+export async function startMock(options: AppOptions = {}, wrap?: (app: RequestListener, mock: MockApp) => RequestListener): Promise<RunningMock> {
   const mock = await createApp({ ...options, config: { logLevel: 'silent', ...options.config } });
   const app = wrap ? wrap(mock.app, mock) : mock.app;
-  const server: Server = app.listen(0, '127.0.0.1');
+  const server: Server = createHttpServer(app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {

@@ -33,6 +33,17 @@ export interface ResponseContract {
   requiredHeaders: string[];
   /** Errors and drift of a body; undefined when the response has no body. */
   check?: (body: unknown) => ResponseCheck;
+  /**
+   * For a page body (`{data: [items], ...}`): the envelope without its items and one item, checked
+   * apart, so a caller that knows an item has not changed since it was checked need not check it
+   * again (the mock's stored records). Together they check exactly what `check` does.
+   */
+  page?: PageContract;
+}
+
+export interface PageContract {
+  envelope: (body: unknown) => ResponseCheck;
+  item: (value: unknown) => ResponseCheck;
 }
 
 export interface OperationContract {
@@ -49,6 +60,10 @@ export interface OperationContract {
   responses: Map<string, ResponseContract>;
   checkRequest(parts: RequestParts): RequestCheck;
   checkResponse(status: number, headers: Record<string, unknown>, body: unknown): ResponseCheck;
+  /** The documented response for a status (exact, then `4XX`, then `default`). */
+  responseFor(status: number): ResponseContract | undefined;
+  /** The status and header half of checkResponse (undocumented status, required headers, X-Request-Id). */
+  checkResponseHead(status: number, headers: Record<string, unknown>): FieldError[];
 }
 
 interface ParameterObject extends JsonObject {
@@ -94,6 +109,24 @@ export function bodyChecker(compiler: SchemaCompiler, schema: Json): (value: unk
   };
 }
 
+/** A checker compiled on its first use: start-up compiles nothing a request may never need. */
+function lazyChecker(compiler: SchemaCompiler, schema: Json): (value: unknown) => ResponseCheck {
+  let check: ((value: unknown) => ResponseCheck) | undefined;
+  return (value) => (check ??= bodyChecker(compiler, schema))(value);
+}
+
+/** The envelope and item checks of a page schema (an object whose `data` is an array of items). */
+function pageContract(doc: OpenApiDocument, compiler: SchemaCompiler, schema: Json): PageContract | undefined {
+  const page = deref(doc, schema);
+  if (!isObject(page) || !isObject(page.properties)) return undefined;
+  const data = deref(doc, page.properties.data);
+  if (!isObject(data) || data.type !== 'array' || data.items === undefined) return undefined;
+  const envelope: JsonObject = { ...page, properties: { ...page.properties, data: { type: 'array' } } };
+  return { envelope: lazyChecker(compiler, envelope), item: lazyChecker(compiler, data.items) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function buildOperations(doc: OpenApiDocument, compiler: SchemaCompiler): OperationContract[] {
   const security = Array.isArray(doc.security) && doc.security.length > 0;
   const out: OperationContract[] = [];
@@ -137,8 +170,27 @@ function buildOperation(
     const requiredHeaders = Object.entries(headers)
       .filter(([, h]) => (deref(doc, h) as JsonObject).required === true)
       .map(([name]) => name.toLowerCase());
-    responses.set(status, { status, hasBody: Boolean(content?.schema), requiredHeaders, check: content?.schema ? bodyChecker(compiler, content.schema) : undefined });
+    const schema = content?.schema;
+    responses.set(status, {
+      status,
+      hasBody: Boolean(schema),
+      requiredHeaders,
+      check: schema ? bodyChecker(compiler, schema) : undefined,
+      page: schema ? pageContract(doc, compiler, schema) : undefined,
+    });
   }
+  const responseFor = (status: number) => responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
+  const checkResponseHead = (status: number, headers: Record<string, unknown>): FieldError[] => {
+    const contract = responseFor(status);
+    if (!contract) return [{ field: 'status', message: `${status} is not a documented status of ${operationId}` }];
+    const errors: FieldError[] = [];
+    for (const name of contract.requiredHeaders) {
+      if (headers[name] === undefined) errors.push({ field: `header.${name}`, message: 'is required' });
+    }
+    const requestId = headers['x-request-id'];
+    if (requestId !== undefined && !UUID.test(String(requestId))) errors.push({ field: 'header.x-request-id', message: 'must be a uuid' });
+    return errors;
+  };
 
   const opSecurity = operation.security;
   const secured = Array.isArray(opSecurity) ? opSecurity.length > 0 : globalSecurity;
@@ -173,17 +225,12 @@ function buildOperation(
       }
       return { errors, params: pathValues, query: queryValues };
     },
+    responseFor,
+    checkResponseHead,
     checkResponse(status, headers, body) {
-      const contract = responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
-      if (!contract) return { errors: [{ field: 'status', message: `${status} is not a documented status of ${operationId}` }], drift: [] };
-      const errors: FieldError[] = [];
-      for (const name of contract.requiredHeaders) {
-        if (headers[name] === undefined) errors.push({ field: `header.${name}`, message: 'is required' });
-      }
-      const requestId = headers['x-request-id'];
-      if (requestId !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(requestId))) {
-        errors.push({ field: 'header.x-request-id', message: 'must be a uuid' });
-      }
+      const contract = responseFor(status);
+      const errors = checkResponseHead(status, headers);
+      if (!contract) return { errors, drift: [] };
       let drift: FieldError[] = [];
       if (contract.check) {
         const result = contract.check(body);

@@ -1,6 +1,7 @@
 // An in-process mock listening on an ephemeral loopback port, as the scenario runner and the
 // CLI see a mock: demo data, the default auto-settlement (5 s of mock time), a frozen clock
 // (only `clock:` steps move it), logs silenced.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp, type MockApp } from '../../mock/app';
@@ -21,7 +22,7 @@ export async function listeningMock(config: Partial<Config> = {}): Promise<Liste
     logger: pino({ level: 'silent' }),
     config: { ...defaultConfig(), ...config },
   });
-  const server = mock.app.listen(0, '127.0.0.1');
+  const server = createServer(mock.app).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -3,9 +3,8 @@
 // way with an app). Bodies are sent as given (a string or raw bytes), so a test controls every
 // byte the mock parses.
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Agent, createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Express } from 'express';
 
 export interface Answer {
   status: number;
@@ -30,7 +29,7 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serve(app: Express): Promise<Served> {
+export async function serve(app: RequestListener): Promise<Served> {
   const server = createServer(app);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {

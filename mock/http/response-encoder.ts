@@ -1,0 +1,94 @@
+// Turns a handler's answer into the bytes sent: the JSON of the body and, when strict responses
+// are on, its check against the document (status, headers, body) first.
+//
+// A stored record is never edited in place (the store replaces it; the memory store freezes what
+// it keeps), so the JSON of an object, and the fact that it passed a given check, are kept beside
+// the object in WeakMaps. A page of unchanged records then costs a look-up per item and a check of
+// its small envelope, not a validation and a stringify of every item (issue #7: pre-serialise,
+// no per-request work the rules do not need). A changed record is a new object: it is checked
+// and serialised afresh, and the old entries go when the old object does.
+import type { OperationContract, ResponseCheck } from '../../spec/contract';
+import type { FieldError } from '../../spec/contract/validators';
+
+export interface Encoded {
+  /** The body's JSON; undefined for an answer without a body. */
+  json?: string;
+  /** Where the answer breaks the document (strict mode only); empty when it follows it. */
+  violations: FieldError[];
+}
+
+type Check = (value: unknown) => ResponseCheck;
+
+interface PageBody {
+  data: unknown[];
+  [key: string]: unknown;
+}
+
+function isPage(body: unknown): body is PageBody {
+  return typeof body === 'object' && body !== null && Array.isArray((body as PageBody).data);
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+export class ResponseEncoder {
+  private readonly json = new WeakMap<object, string>();
+  private readonly passed = new WeakMap<Check, WeakSet<object>>();
+
+  encode(op: OperationContract, status: number, headers: Record<string, unknown>, body: unknown, strict: boolean): Encoded {
+    const violations = strict ? this.check(op, status, headers, body) : [];
+    return { json: body === undefined ? undefined : this.stringify(body), violations };
+  }
+
+  /** JSON.stringify, with a page assembled from its items' kept JSON (same text, `data` first). */
+  stringify(body: unknown): string {
+    if (!isPage(body)) return this.stringifyValue(body);
+    const { data, ...rest } = body;
+    let items = '';
+    for (let i = 0; i < data.length; i++) items += (i === 0 ? '' : ',') + this.stringifyValue(data[i]);
+    const tail = JSON.stringify(rest);
+    return `{"data":[${items}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
+  }
+
+  private stringifyValue(value: unknown): string {
+    // `undefined` (not valid JSON) stands as null, as JSON.stringify does inside an array.
+    if (!isObject(value)) return JSON.stringify(value) ?? 'null';
+    let json = this.json.get(value);
+    if (json === undefined) {
+      json = JSON.stringify(value);
+      this.json.set(value, json);
+    }
+    return json;
+  }
+
+  private check(op: OperationContract, status: number, headers: Record<string, unknown>, body: unknown): FieldError[] {
+    const violations = op.checkResponseHead(status, headers);
+    const contract = op.responseFor(status);
+    if (!contract) return violations;
+    if (contract.page && isPage(body)) {
+      this.run(contract.page.envelope, body, 'body', violations);
+      body.data.forEach((item, i) => this.run(contract.page!.item, item, `body.data.${i}`, violations));
+    } else if (contract.check) {
+      this.run(contract.check, body, 'body', violations);
+    } else if (body !== undefined && body !== '' && status !== 204) {
+      violations.push({ field: 'body', message: 'must be empty' });
+    }
+    return violations;
+  }
+
+  /** Runs `check` unless `value` is an object that has passed it before; adds what it finds (errors and drift alike). */
+  private run(check: Check, value: unknown, prefix: string, into: FieldError[]): void {
+    let passed = this.passed.get(check);
+    if (isObject(value) && passed?.has(value)) return;
+    const { errors, drift } = check(value);
+    if (errors.length === 0 && drift.length === 0) {
+      if (isObject(value)) {
+        if (!passed) this.passed.set(check, (passed = new WeakSet()));
+        passed.add(value);
+      }
+      return;
+    }
+    for (const e of [...errors, ...drift]) into.push({ field: e.field ? `${prefix}.${e.field}` : prefix, message: e.message });
+  }
+}

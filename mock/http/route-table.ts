@@ -1,0 +1,80 @@
+// The documented operations as a route table compiled once: a request's method and path find
+// their operation with a map look-up (concrete paths) or a few anchored patterns (templated
+// ones), instead of a walk through a router's layers. Matching follows Express's defaults,
+// which the fallback routes and the 404/405 answers use: case-insensitive, an optional
+// trailing slash, HEAD served by GET, and a concrete path owning its URL
+// (GET /v1/operations/deposits is not getOperation).
+import type { OperationContract } from '../../spec/contract';
+
+export interface RouteMatch<T> {
+  op: OperationContract;
+  target: T;
+  /** Path parameters, still percent-encoded. */
+  params: Record<string, string>;
+}
+
+interface Templated<T> {
+  op: OperationContract;
+  target: T;
+  pattern: RegExp;
+  names: string[];
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+}
+
+/** `/api/accounts/` and `/API/Accounts` are `/api/accounts`, as Express's router sees them. */
+function normalise(path: string): string {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.toLowerCase();
+}
+
+export class RouteTable<T> {
+  private readonly concrete = new Map<string, Map<string, { op: OperationContract; target: T }>>();
+  private readonly templated = new Map<string, Array<Templated<T>>>();
+
+  constructor(entries: Array<{ op: OperationContract; target: T }>) {
+    for (const { op, target } of entries) {
+      const method = op.method.toUpperCase();
+      if (!op.path.includes('{')) {
+        const path = normalise(op.path);
+        const byMethod = this.concrete.get(path) ?? new Map();
+        byMethod.set(method, { op, target });
+        this.concrete.set(path, byMethod);
+        continue;
+      }
+      const names: string[] = [];
+      const source = op.path
+        .split(/(\{[^}]+\})/)
+        .map((part) => {
+          const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+          if (name === undefined) return escape(part);
+          names.push(name);
+          return '([^/]+)';
+        })
+        .join('');
+      const list = this.templated.get(method) ?? [];
+      list.push({ op, target, names, pattern: new RegExp(`^${source}/?$`, 'i') });
+      this.templated.set(method, list);
+    }
+  }
+
+  /** The operation for a method and a raw path (no query), or undefined. */
+  match(method: string, path: string): RouteMatch<T> | undefined {
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const concrete = this.concrete.get(normalise(path));
+    if (concrete) {
+      const hit = concrete.get(wanted);
+      return hit ? { ...hit, params: {} } : undefined;
+    }
+    for (const route of this.templated.get(wanted) ?? []) {
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => (params[name] = found[i + 1] as string));
+      return { op: route.op, target: route.target, params };
+    }
+    return undefined;
+  }
+}

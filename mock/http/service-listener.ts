@@ -1,0 +1,70 @@
+// The front door: every request reaches this listener first. A documented service operation is
+// answered here, on Node's own request and response: a route-table look-up, the request id, the
+// journal, injected faults, the body, then the operation's pipeline (operation-route.ts).
+// Everything else (the control API, /docs, unknown paths and methods, with their 404 and 405)
+// goes on to the Express app. Skipping Express's router walk and response helpers on the hot
+// path is what issue #7's throughput needs; the rules are the same code either way.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock';
+import { applyFault } from '../control/fault-middleware';
+import type { FaultRegistry } from '../control/faults';
+import type { Journal } from '../control/journal';
+import { jsonBodyReader } from './body';
+import { answerError } from './error-handler';
+import { runOperation, type RouteDeps } from './operation-route';
+import { assignRequestId } from './request-id';
+import type { RouteTable } from './route-table';
+import type { Handler } from './types';
+
+export interface FrontDoor {
+  routes: RouteTable<Handler>;
+  deps: RouteDeps;
+  faults: FaultRegistry;
+  journal: Journal;
+  clock: Clock;
+  logger: Logger;
+  bodyLimitBytes: number;
+  /** Answers what the route table does not know. */
+  fallback: RequestListener;
+}
+
+/** Percent-decodes path parameters; a malformed escape is the client's error (400), as Express's router has it. */
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch (error) {
+      throw Object.assign(error as Error, { status: 400 });
+    }
+  }
+  return params;
+}
+
+export function serviceListener(door: FrontDoor): RequestListener {
+  const readBody = jsonBodyReader(door.bodyLimitBytes);
+
+  async function serve(req: IncomingMessage, res: ServerResponse, url: string, path: string, handler: Handler, match: NonNullable<ReturnType<RouteTable<Handler>['match']>>): Promise<void> {
+    const action = door.faults.take(req.method ?? '', path);
+    if (action && (await applyFault(action, req, res))) return;
+    const params = decodeParams(match.params);
+    const queryStart = url.indexOf('?');
+    // Express 5's default ("simple") query parser is node:querystring: the same values here.
+    const query = queryStart === -1 ? {} : (parseQuery(url.slice(queryStart + 1)) as Record<string, unknown>);
+    const body = match.op.hasBody ? await readBody(req, res) : undefined;
+    await runOperation(match.op, handler, door.deps, { method: req.method ?? '', url, headers: req.headers, params, query, body }, res);
+  }
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const queryStart = url.indexOf('?');
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const match = path.startsWith('/') ? door.routes.match(req.method ?? '', path) : undefined;
+    if (!match) return door.fallback(req, res);
+    assignRequestId(res);
+    door.journal.track(door.clock, req, res, path);
+    serve(req, res, url, path, match.target, match).catch((error) => answerError(error, req, res, door.logger));
+  };
+}

@@ -1,0 +1,14 @@
+// Writes a JSON answer straight on Node's response (what Express's res.json ends in, without
+// its content negotiation, ETag and freshness work): Content-Type and Content-Length, merged
+// with the headers already set (X-Request-Id, Retry-After, X-Idempotent-Replayed).
+import type { ServerResponse } from 'node:http';
+
+export function writeJson(res: ServerResponse, status: number, json: string | undefined): void {
+  if (json === undefined) {
+    res.statusCode = status;
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
