@@ -56,6 +56,8 @@ export interface AppOptions {
   docsRenderer?: string | null;
   /** Resolves subscription host names (production URL policy); the system resolver by default. */
   lookup?: HostLookup;
+  /** Load the validators `npm run build` generated instead of compiling them (spec/contract/standalone.ts); `serve` sets it. */
+  precompiled?: boolean;
 }
 
 export interface MockApp {
@@ -79,7 +81,7 @@ export interface MockApp {
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const config: Config = { ...defaultConfig(), ...options.config };
   const logger = options.logger ?? pino({ level: config.logLevel });
-  const contract = options.contract ?? loadContract();
+  const contract = options.contract ?? loadContract(undefined, { precompiled: options.precompiled });
   const handlers = options.handlers ?? defaultHandlers;
   assertHandlersMatchDocument(contract, handlers);
 
@@ -116,7 +118,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.use(docsRouter({ controlApi: config.controlApi, renderer: options.docsRenderer === undefined ? findRenderer() : (options.docsRenderer ?? undefined) }));
   if (config.controlApi) {
     // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
-    const control = options.controlContract ?? controlContract();
+    const control = options.controlContract ?? controlContract(options.precompiled);
     const table = controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger });
     assertHandlersMatchDocument(control, table);
     app.use(controlRouter(control, table, routeDeps, contract));

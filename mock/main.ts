@@ -19,7 +19,8 @@ function integer(value: string): number {
 
 export async function serve(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
-  const mock = await createApp({ config });
+  // The validators the build generated (npm start builds first); compiled here if there are none.
+  const mock = await createApp({ config, precompiled: true });
   // Header size and time-out limits apply to the server itself (mock/server.ts).
   const server = createServer(mock.app, config).listen(config.port, config.host);
   server.on('error', (error) => {

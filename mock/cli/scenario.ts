@@ -5,11 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../scenarios/errors';
-import { formatHeader, formatResult, formatTotals, progressPrinter } from '../scenarios/reporter';
-import { runScenario } from '../scenarios/runner';
-import { loadScenarioFile } from '../scenarios/loader';
 import type { ScenarioResult } from '../scenarios/types';
-import { startLocalMock } from './local-mock';
 import { guarded, out, withUrlOption, type Env } from './target';
 
 /** Files as given; a folder stands for its *.yaml / *.yml files, in name order. */
@@ -39,6 +35,14 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
     'base URL of a running mock (env FOS_MOCK_URL); without either, an in-process mock is started for the run',
   ).action(async (paths: string[], flags: { url?: string }) =>
     guarded(async () => {
+      // Loaded when a scenario runs (ajv for the scenario schema, the runner, an in-process
+      // mock), not when `serve` starts: start-up time is one of issue #7's goals.
+      /* eslint-disable @typescript-eslint/no-require-imports -- deferred on purpose, see above */
+      const { formatHeader, formatResult, formatTotals, progressPrinter } = require('../scenarios/reporter') as typeof import('../scenarios/reporter');
+      const { runScenario } = require('../scenarios/runner') as typeof import('../scenarios/runner');
+      const { loadScenarioFile } = require('../scenarios/loader') as typeof import('../scenarios/loader');
+      const { startLocalMock } = require('./local-mock') as typeof import('./local-mock');
+      /* eslint-enable @typescript-eslint/no-require-imports */
       const files = expandFiles(paths);
       const given = flags.url || env.FOS_MOCK_URL || undefined;
       const local = given ? undefined : await startLocalMock();

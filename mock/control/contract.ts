@@ -9,8 +9,8 @@ export const CONTROL_DOCUMENT_PATH = projectPath('spec', 'control-openapi.yaml')
 let compiled: Contract | undefined;
 
 /** Compiled once per process: the document is static, and compiling is the slow part of start-up. */
-export function controlContract(): Contract {
-  return (compiled ??= loadContract(CONTROL_DOCUMENT_PATH));
+export function controlContract(precompiled = false): Contract {
+  return (compiled ??= loadContract(CONTROL_DOCUMENT_PATH, { precompiled }));
 }
 
 /**

@@ -17,7 +17,13 @@
 // - parsePix verifies the CRC16 (computeCRC over the text up to and including "6304", compared
 //   with tag 63) but THROWS a TypeError, instead of returning its error object, on some
 //   malformed nested templates whose CRC is right (e.g. a broken tag 26). isValidBrCode catches.
-import { createDynamicPix, hasError, isDynamicPix, parsePix } from 'pix-utils';
+import type * as PixUtils from 'pix-utils';
+
+// pix-utils brings axios and qrcode with it (about 50 ms of start-up) for features never used
+// here: it is loaded on the first BR Code built or read.
+let lib: typeof PixUtils | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
+const pixUtils = (): typeof PixUtils => (lib ??= require('pix-utils') as typeof PixUtils);
 
 /** Host and path prefix of the (fictitious, never fetched) dynamic payload location. */
 export const BR_CODE_URL_PREFIX = 'pix.fos-mock.local/qr/v2/';
@@ -72,6 +78,7 @@ export function depositBrCodeUrl(operationId: string): string {
 export function buildDepositBrCode(input: DepositBrCodeInput): string {
   const url = depositBrCodeUrl(input.operationId);
   if (url.length > MAX_URL_LENGTH) throw new RangeError(`BR Code URL too long: ${url}`);
+  const { createDynamicPix, hasError } = pixUtils();
   const pix = createDynamicPix({
     merchantName: normaliseBrCodeText(input.merchantName, MERCHANT_NAME_MAX) || FALLBACK_MERCHANT_NAME,
     merchantCity: normaliseBrCodeText(input.merchantCity, MERCHANT_CITY_MAX) || FALLBACK_MERCHANT_CITY,
@@ -82,9 +89,9 @@ export function buildDepositBrCode(input: DepositBrCodeInput): string {
   return pix.toBRCode();
 }
 
-function parseSafely(payload: string): ReturnType<typeof parsePix> | undefined {
+function parseSafely(payload: string): ReturnType<typeof PixUtils.parsePix> | undefined {
   try {
-    return parsePix(payload);
+    return pixUtils().parsePix(payload);
   } catch {
     return undefined; // see the header: parsePix throws on some malformed templates
   }
@@ -94,13 +101,13 @@ function parseSafely(payload: string): ReturnType<typeof parsePix> | undefined {
 export function isValidBrCode(payload: string): boolean {
   if (typeof payload !== 'string' || payload.length === 0) return false;
   const parsed = parseSafely(payload);
-  return parsed !== undefined && !hasError(parsed);
+  return parsed !== undefined && !pixUtils().hasError(parsed);
 }
 
 /** The fields of a valid dynamic BR Code, or null when the text is not one. */
 export function parseDepositBrCode(payload: string): ParsedDepositBrCode | null {
   if (typeof payload !== 'string' || payload.length === 0) return null;
   const parsed = parseSafely(payload);
-  if (parsed === undefined || hasError(parsed) || !isDynamicPix(parsed)) return null;
+  if (parsed === undefined || pixUtils().hasError(parsed) || !pixUtils().isDynamicPix(parsed)) return null;
   return { url: parsed.url, merchantName: parsed.merchantName, merchantCity: parsed.merchantCity };
 }

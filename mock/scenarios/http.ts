@@ -1,6 +1,7 @@
 // A small JSON client of one mock (service and control API), shared by the scenario runner and
 // the CLI: it parses answers, and turns "nobody listens there" into a clear MockTargetError.
-import { Agent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../lazy/undici';
 import { MockTargetError, unreachable } from './errors';
 
 export interface HttpAnswer {
@@ -31,7 +32,7 @@ export function normaliseBaseUrl(value: string): string {
 
 export class MockClient {
   readonly baseUrl: string;
-  private readonly agent = new Agent({ keepAliveTimeout: 4_000 });
+  private agent?: Agent;
 
   constructor(baseUrl: string) {
     this.baseUrl = normaliseBaseUrl(baseUrl);
@@ -44,8 +45,10 @@ export class MockClient {
       body = JSON.stringify(options.body);
       if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
-    let response: Awaited<ReturnType<typeof request>>;
+    let response: Dispatcher.ResponseData;
     try {
+      const { Agent, request } = undici();
+      this.agent ??= new Agent({ keepAliveTimeout: 4_000 });
       response = await request(`${this.baseUrl}${path}`, { method: method as 'GET', headers, body, dispatcher: this.agent });
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
@@ -71,8 +74,8 @@ export class MockClient {
     return answer.status === 200;
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await this.agent?.close();
   }
 }
 

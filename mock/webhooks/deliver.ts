@@ -1,7 +1,8 @@
 // One delivery attempt: POST the body with the seed's headers, with a time-out and without
 // following redirects. Seed: "Any 2xx response counts as successful delivery; anything else,
 // or a network error, is a failure"; httpStatus is 0 when no answer arrived.
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../lazy/undici';
 
 export interface DeliveryRequest {
   url: string;
@@ -16,12 +17,15 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
-// Keep-alive connections to receivers; redirects are never followed (undici's request does not).
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+// Keep-alive connections to receivers, made on the first delivery (mock/lazy/undici.ts);
+// redirects are never followed (undici's request does not).
+let agent: Agent | undefined;
 
 export async function deliver(delivery: DeliveryRequest): Promise<DeliveryOutcome> {
   const signal = AbortSignal.timeout(delivery.timeoutMs);
   try {
+    const { Agent, request } = undici();
+    agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 });
     const response = await request(delivery.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...delivery.headers },
@@ -65,5 +69,6 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
 }
 
 export async function closeDeliveryAgent(): Promise<void> {
-  await agent.close();
+  await agent?.close();
+  agent = undefined;
 }

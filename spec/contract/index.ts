@@ -1,8 +1,10 @@
 // The one module that loads the document and compiles its validators, once, at start-up.
 // The mock (request and response checks) and the contract suite both import it.
-import { DEFAULT_DOCUMENT_PATH, isObject, loadDocument, type Json, type JsonObject, type OpenApiDocument } from './document';
-import { bodyChecker, buildOperations, type OperationContract, type ResponseCheck } from './operations';
+import { DEFAULT_DOCUMENT_PATH, isObject, loadDocument, type Json, type OpenApiDocument } from './document';
+import { bodyChecker, buildOperations, validatorKey, type OperationContract, type ResponseCheck } from './operations';
+import { loadPrecompiled } from './precompiled';
 import { createCompiler, type FieldError, type Mode } from './validators';
+import { webhookSchemas } from './webhooks';
 
 export type { FieldError, Mode, OpenApiDocument, OperationContract, ResponseCheck };
 export type { RequestParts, RequestCheck, ResponseContract } from './operations';
@@ -18,9 +20,18 @@ export interface Contract {
   webhookEvents: string[];
 }
 
-export function loadContract(documentPath: string = DEFAULT_DOCUMENT_PATH): Contract {
-  const document = loadDocument(documentPath);
-  const compiler = createCompiler(document);
+export interface LoadOptions {
+  /**
+   * Use the validators `npm run build` generated for this document (spec/contract/standalone.ts)
+   * when they match it; otherwise, or when false, compile them now. The mock's `serve` sets it.
+   */
+  precompiled?: boolean;
+}
+
+export function loadContract(documentPath: string = DEFAULT_DOCUMENT_PATH, options: LoadOptions = {}): Contract {
+  const precompiled = options.precompiled ? loadPrecompiled(documentPath) : undefined;
+  const document = precompiled?.document ?? loadDocument(documentPath);
+  const compiler = createCompiler(document, precompiled);
   const operations = buildOperations(document, compiler);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
 
@@ -28,13 +39,7 @@ export function loadContract(documentPath: string = DEFAULT_DOCUMENT_PATH): Cont
   const checkerFor = (schema: Json) => bodyChecker(compiler, schema);
 
   const webhookChecks = new Map<string, (value: unknown) => ResponseCheck>();
-  const webhooks = isObject(document.webhooks) ? document.webhooks : {};
-  for (const [event, item] of Object.entries(webhooks)) {
-    const post = isObject(item) && isObject(item.post) ? item.post : undefined;
-    const body = post && isObject(post.requestBody) ? post.requestBody : undefined;
-    const media = body && isObject(body.content) ? (body.content['application/json'] as JsonObject | undefined) : undefined;
-    if (media?.schema) webhookChecks.set(event, checkerFor(media.schema));
-  }
+  for (const [event, schema] of webhookSchemas(document)) webhookChecks.set(event, bodyChecker(compiler, schema, validatorKey('webhook', event)));
 
   return {
     document,

@@ -98,8 +98,8 @@ function locationSchema(params: ParameterObject[], location: string): Json {
  * Checks a value strictly first: strict passing implies lenient passing, so the lenient
  * validator is compiled only when something fails and must be told apart as drift or error.
  */
-export function bodyChecker(compiler: SchemaCompiler, schema: Json): (value: unknown) => ResponseCheck {
-  const strict = compiler.compile(schema, 'strict');
+export function bodyChecker(compiler: SchemaCompiler, schema: Json, key?: string): (value: unknown) => ResponseCheck {
+  const strict = compiler.compile(schema, 'strict', key);
   let lenient: ValidateFunction | undefined;
   return (value) => {
     if (strict(value)) return { errors: [], drift: [] };
@@ -109,20 +109,23 @@ export function bodyChecker(compiler: SchemaCompiler, schema: Json): (value: unk
   };
 }
 
-/** A checker compiled on its first use: start-up compiles nothing a request may never need. */
-function lazyChecker(compiler: SchemaCompiler, schema: Json): (value: unknown) => ResponseCheck {
-  let check: ((value: unknown) => ResponseCheck) | undefined;
-  return (value) => (check ??= bodyChecker(compiler, schema))(value);
+/**
+ * The name of one of the document's validators (the key of its precompiled form), e.g.
+ * `listAccounts.response.200`. Ajv takes it as the schema's base URI: a bare name keeps the
+ * schema's `fos-openapi.json#/…` references resolving to the registered document.
+ */
+export function validatorKey(...parts: string[]): string {
+  return parts.map((part) => part.replace(/[^A-Za-z0-9_-]/g, '_')).join('.');
 }
 
 /** The envelope and item checks of a page schema (an object whose `data` is an array of items). */
-function pageContract(doc: OpenApiDocument, compiler: SchemaCompiler, schema: Json): PageContract | undefined {
+function pageContract(doc: OpenApiDocument, compiler: SchemaCompiler, schema: Json, key: string): PageContract | undefined {
   const page = deref(doc, schema);
   if (!isObject(page) || !isObject(page.properties)) return undefined;
   const data = deref(doc, page.properties.data);
   if (!isObject(data) || data.type !== 'array' || data.items === undefined) return undefined;
   const envelope: JsonObject = { ...page, properties: { ...page.properties, data: { type: 'array' } } };
-  return { envelope: lazyChecker(compiler, envelope), item: lazyChecker(compiler, data.items) };
+  return { envelope: bodyChecker(compiler, envelope, `${key}.envelope`), item: bodyChecker(compiler, data.items, `${key}.item`) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -152,14 +155,14 @@ function buildOperation(
 ): OperationContract {
   const operationId = String(operation.operationId ?? `${method} ${path}`);
   const params = collectParameters(doc, pathItem, operation);
-  const validatePath = compiler.compileParameters(locationSchema(params, 'path'));
-  const validateQuery = compiler.compileParameters(locationSchema(params, 'query'));
-  const validateHeaders = compiler.compileParameters(locationSchema(params, 'header'));
+  const validatePath = compiler.compileParameters(locationSchema(params, 'path'), validatorKey(operationId, 'path'));
+  const validateQuery = compiler.compileParameters(locationSchema(params, 'query'), validatorKey(operationId, 'query'));
+  const validateHeaders = compiler.compileParameters(locationSchema(params, 'header'), validatorKey(operationId, 'header'));
 
   const requestBody = deref(doc, operation.requestBody) as JsonObject | undefined;
   const bodySchema = isObject(requestBody?.content) ? (requestBody.content['application/json'] as JsonObject | undefined)?.schema : undefined;
   // Requests are held to the strict form: a misspelt field or an unknown asset is a 400, not ignored.
-  const validateBody = bodySchema ? compiler.compile(bodySchema, 'strict') : undefined;
+  const validateBody = bodySchema ? compiler.compile(bodySchema, 'strict', validatorKey(operationId, 'body')) : undefined;
   const bodyRequired = requestBody?.required === true;
 
   const responses = new Map<string, ResponseContract>();
@@ -171,12 +174,13 @@ function buildOperation(
       .filter(([, h]) => (deref(doc, h) as JsonObject).required === true)
       .map(([name]) => name.toLowerCase());
     const schema = content?.schema;
+    const key = validatorKey(operationId, 'response', status);
     responses.set(status, {
       status,
       hasBody: Boolean(schema),
       requiredHeaders,
-      check: schema ? bodyChecker(compiler, schema) : undefined,
-      page: schema ? pageContract(doc, compiler, schema) : undefined,
+      check: schema ? bodyChecker(compiler, schema, key) : undefined,
+      page: schema ? pageContract(doc, compiler, schema, key) : undefined,
     });
   }
   const responseFor = (status: number) => responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');

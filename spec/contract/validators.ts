@@ -1,11 +1,11 @@
-// The ajv instances. Strict: the document closed (no unknown field) and open value sets
+// Compiling the document's schemas. Strict: the document closed (no unknown field) and open value sets
 // (`x-extensible-enum`) limited to the values the document knows; the mock holds itself to
 // this. Lenient: the document as written; a real target must pass this, and what passes
 // lenient but fails strict is drift (a new value or field), not a failure.
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { Json, OpenApiDocument } from './document';
-import { closeObjects, DOCUMENT_ID, rewriteRefs } from './schema-transform';
+import { closeObjects, rewriteRefs } from './schema-transform';
 
 export interface FieldError {
   /** Where: `body.owner.legalName`, `query.limit`, `header.x-idempotency-key`. */
@@ -14,46 +14,51 @@ export interface FieldError {
 }
 
 export type Mode = 'strict' | 'lenient';
+export type Instance = Mode | 'parameters';
 
 export interface SchemaCompiler {
-  compile(schema: Json, mode: Mode): ValidateFunction;
+  /**
+   * `key` names the validator among the document's (`listAccounts.response.200`): a
+   * strict one is taken from the precompiled set when there is one (standalone.ts).
+   */
+  compile(schema: Json, mode: Mode, key?: string): ValidateFunction;
   /** Validators for parameters coerce strings ("10" → 10) and apply defaults. */
-  compileParameters(schema: Json): ValidateFunction;
+  compileParameters(schema: Json, key?: string): ValidateFunction;
 }
 
-function makeAjv(doc: OpenApiDocument, mode: Mode | 'parameters'): Ajv2020 {
-  const ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    coerceTypes: mode === 'parameters',
-    useDefaults: mode === 'parameters',
-  });
-  addFormats(ajv);
-  // Strict holds values to the known list; lenient accepts any string (drift is found by
-  // comparing the two results).
-  type KeywordCheck = ((known: Json[], data: Json) => boolean) & { errors?: Array<Partial<ErrorObject>> };
-  const knownValue: KeywordCheck = (known, data) => {
-    if (typeof data !== 'string' || known.includes(data)) return true;
-    knownValue.errors = [{ keyword: 'x-extensible-enum', message: `is not a known value (${known.join(', ')})`, params: { allowedValues: known } }];
-    return false;
+/** Validators generated ahead of time (ajv standalone code), by key; see standalone.ts. */
+export interface Precompiled {
+  strict: Record<string, ValidateFunction>;
+  parameters: Record<string, ValidateFunction>;
+}
+
+/** A schema as its mode compiles it: local $refs pointed at the registered document; strict closes objects. */
+export function prepareSchema(schema: Json, mode: Instance): Json {
+  return mode === 'strict' ? closeObjects(rewriteRefs(schema)) : rewriteRefs(schema);
+}
+
+export function createCompiler(doc: OpenApiDocument, precompiled?: Precompiled): SchemaCompiler {
+  // Built on first need, ajv itself loaded then (ajv-instance.ts): with a precompiled set, a
+  // process may never compile anything.
+  const instances = new Map<Instance, Ajv2020>();
+  const ajvFor = (mode: Instance): Ajv2020 => {
+    let ajv = instances.get(mode);
+    if (!ajv) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
+      const { makeAjv } = require('./ajv-instance') as typeof import('./ajv-instance');
+      ajv = makeAjv(doc, mode);
+      instances.set(mode, ajv);
+    }
+    return ajv;
   };
-  ajv.addKeyword({ keyword: 'x-extensible-enum', schemaType: 'array', validate: mode === 'strict' ? knownValue : () => true, errors: true });
-  const components = mode === 'strict' ? closeObjects(rewriteRefs(doc.components)) : rewriteRefs(doc.components);
-  ajv.addSchema({ $id: DOCUMENT_ID, components } as object);
-  return ajv;
-}
-
-export function createCompiler(doc: OpenApiDocument): SchemaCompiler {
-  const strict = makeAjv(doc, 'strict');
-  const lenient = makeAjv(doc, 'lenient');
-  const parameters = makeAjv(doc, 'parameters');
   return {
-    compile(schema, mode) {
-      const prepared = mode === 'strict' ? closeObjects(rewriteRefs(schema)) : rewriteRefs(schema);
-      return (mode === 'strict' ? strict : lenient).compile(prepared as object);
+    compile(schema, mode, key) {
+      const ready = mode === 'strict' && key !== undefined ? precompiled?.strict[key] : undefined;
+      return ready ?? ajvFor(mode).compile(prepareSchema(schema, mode) as object);
     },
-    compileParameters(schema) {
-      return parameters.compile(rewriteRefs(schema) as object);
+    compileParameters(schema, key) {
+      const ready = key !== undefined ? precompiled?.parameters[key] : undefined;
+      return ready ?? ajvFor('parameters').compile(prepareSchema(schema, 'parameters') as object);
     },
   };
 }

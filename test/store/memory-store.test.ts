@@ -329,3 +329,14 @@ describe('idempotency keys', () => {
     expect((await store.claimIdempotencyKey('live', 'print', T0 + 10, TTL)).outcome).toBe('DONE');
   });
 });
+
+describe('records kept by the memory store', () => {
+  it('are frozen, nested parts included: an edit in place throws instead of changing a stored record unseen', async () => {
+    const store = await storeWithQuote();
+    const stored = (await store.get('quote', 'quote-1'))!;
+    expect(() => Object.assign(stored, { sourceAmount: '1.00' })).toThrow(TypeError);
+    const updated = (await store.update('quote', 'quote-1', (current) => ({ ...current, operationId: 'op-1' })))!;
+    expect(Object.isFrozen(updated)).toBe(true);
+    expect(stored.operationId).toBeNull();
+  });
+});

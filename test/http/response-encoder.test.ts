@@ -1,0 +1,65 @@
+// The response encoder: the bytes are JSON.stringify's, every answer is checked against the
+// document in strict mode, and an unchanged (frozen, stored) item is checked and serialised once.
+import { describe, expect, it } from '@jest/globals';
+import { ResponseEncoder } from '../../mock/http/response-encoder';
+import type { OperationContract } from '../../spec/contract';
+import { contract, demoFixtures } from './harness';
+
+const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
+const listAccounts = () => contract().byId.get('listAccounts')!;
+
+function accountsPage() {
+  const accounts = demoFixtures().accounts.slice(0, 3).map((a) => Object.freeze(structuredClone(a)));
+  return { data: accounts, meta: { previousCursor: null, nextCursor: 'abc.def', total: accounts.length } };
+}
+
+/** The operation with its item check counted. */
+function counting(op: OperationContract): { op: OperationContract; calls: () => number } {
+  let calls = 0;
+  const response = op.responses.get('200')!;
+  const page = { ...response.page!, item: (value: unknown) => (calls++, response.page!.item(value)) };
+  const responses = new Map(op.responses).set('200', { ...response, page });
+  return { op: { ...op, responses, responseFor: (status: number) => (status === 200 ? responses.get('200') : op.responseFor(status)) }, calls: () => calls };
+}
+
+describe('the response encoder', () => {
+  it('writes exactly what JSON.stringify writes, for pages and other bodies', () => {
+    const encoder = new ResponseEncoder();
+    const page = accountsPage();
+    expect(encoder.stringify(page)).toBe(JSON.stringify(page));
+    expect(encoder.stringify(page)).toBe(JSON.stringify(page));
+    expect(encoder.stringify({ data: [], meta: { total: 0 } })).toBe(JSON.stringify({ data: [], meta: { total: 0 } }));
+    expect(encoder.stringify({ data: [1, 'two', null] })).toBe('{"data":[1,"two",null]}');
+    expect(encoder.stringify({ code: 'X', details: { a: [1] } })).toBe('{"code":"X","details":{"a":[1]}}');
+  });
+
+  it('accepts a page that follows the document, checking each unchanged item only once', () => {
+    const encoder = new ResponseEncoder();
+    const { op, calls } = counting(listAccounts());
+    const page = accountsPage();
+    expect(encoder.encode(op, 200, REQUEST_ID, page, true).violations).toEqual([]);
+    expect(encoder.encode(op, 200, REQUEST_ID, { ...page, meta: { ...page.meta, nextCursor: null } }, true).violations).toEqual([]);
+    expect(calls()).toBe(3);
+  });
+
+  it('checks a changed record (a new object) afresh and names the item that breaks the document', () => {
+    const encoder = new ResponseEncoder();
+    const page = accountsPage();
+    encoder.encode(listAccounts(), 200, REQUEST_ID, page, true);
+    const changed = { ...page, data: [page.data[0], { ...page.data[1], nickname: 'not in the document' }, page.data[2]] };
+    expect(encoder.encode(listAccounts(), 200, REQUEST_ID, changed, true).violations).toEqual([{ field: 'body.data.1.nickname', message: 'is not a known field' }]);
+  });
+
+  it('still checks the envelope, the status and the headers every time', () => {
+    const encoder = new ResponseEncoder();
+    const page = accountsPage();
+    encoder.encode(listAccounts(), 200, REQUEST_ID, page, true);
+    expect(encoder.encode(listAccounts(), 200, REQUEST_ID, { data: page.data }, true).violations).toEqual([{ field: 'body.meta', message: "must have required property 'meta'" }]);
+    expect(encoder.encode(listAccounts(), 200, {}, page, true).violations).toEqual([{ field: 'header.x-request-id', message: 'is required' }]);
+    expect(encoder.encode(listAccounts(), 418, REQUEST_ID, page, true).violations[0]!.field).toBe('status');
+  });
+
+  it('checks nothing when strict responses are off', () => {
+    expect(new ResponseEncoder().encode(listAccounts(), 418, {}, { anything: true }, false)).toEqual({ json: '{"anything":true}', violations: [] });
+  });
+});

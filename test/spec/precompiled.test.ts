@@ -1,0 +1,109 @@
+// The validators the build generates ahead of time (ajv standalone code, spec/contract/standalone.ts)
+// judge exactly as the ones compiled at run time: same verdicts, same messages, same coercions,
+// on every example of the document and on broken copies of each.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DEFAULT_DOCUMENT_PATH, deref, isObject, loadDocument, type JsonObject } from '../../spec/contract/document';
+import { buildOperations, type OperationContract } from '../../spec/contract/operations';
+import { loadPrecompiled, standalonePath, type PrecompiledModule } from '../../spec/contract/precompiled';
+import { generateStandalone } from '../../spec/contract/standalone';
+import { createCompiler } from '../../spec/contract/validators';
+
+const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
+let runtime: OperationContract[];
+let precompiled: OperationContract[];
+let generated: PrecompiledModule;
+let file: string;
+
+/** The example and a few broken copies: an unknown field, a required one gone, a string turned number, an unknown value. */
+function variants(example: unknown): unknown[] {
+  if (!isObject(example)) return [example, 42, null];
+  const keys = Object.keys(example);
+  const firstString = keys.find((key) => typeof example[key] === 'string');
+  return [
+    example,
+    { ...example, notInTheDocument: true },
+    Object.fromEntries(Object.entries(example).slice(1)),
+    firstString ? { ...example, [firstString]: 42 } : example,
+    firstString ? { ...example, [firstString]: 'A_VALUE_NOBODY_KNOWS' } : example,
+    Array.isArray(example.data) ? { ...example, data: [...example.data, { unexpected: 'item' }] } : example,
+  ];
+}
+
+function examplesOf(doc: JsonObject, media: JsonObject | undefined): unknown[] {
+  if (!media) return [];
+  const out: unknown[] = media.example !== undefined ? [media.example] : [];
+  for (const example of Object.values(isObject(media.examples) ? media.examples : {})) out.push((deref(doc as never, example) as JsonObject).value);
+  return out;
+}
+
+beforeAll(() => {
+  const doc = loadDocument(DEFAULT_DOCUMENT_PATH);
+  // Inside the project (its git-ignored output folder), so the module's require("ajv-formats/…") resolves.
+  mkdirSync(dirname(standalonePath(DEFAULT_DOCUMENT_PATH)), { recursive: true });
+  file = join(dirname(standalonePath(DEFAULT_DOCUMENT_PATH)), `under-test-${process.pid}.js`);
+  writeFileSync(file, generateStandalone(DEFAULT_DOCUMENT_PATH));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated CommonJS module under test
+  generated = require(file) as PrecompiledModule;
+  runtime = buildOperations(doc, createCompiler(doc));
+  precompiled = buildOperations(doc, createCompiler(doc, generated));
+});
+
+afterAll(() => rmSync(file, { force: true }));
+
+describe('validators generated at build time', () => {
+  it('carry the document they were generated from, and its hash', () => {
+    expect(generated.document).toEqual(loadDocument(DEFAULT_DOCUMENT_PATH));
+    expect(generated.documentHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(generated.strict).length).toBeGreaterThan(100);
+  });
+
+  it('give the same verdict and messages as run-time validators on every response example and its broken copies', () => {
+    const doc = generated.document as JsonObject;
+    let compared = 0;
+    let failing = 0;
+    for (const [i, op] of runtime.entries()) {
+      const raw = (doc.paths as JsonObject)[op.path] as JsonObject;
+      const responses = (raw[op.method] as JsonObject).responses as JsonObject;
+      for (const [status, response] of Object.entries(responses)) {
+        const media = (deref(doc as never, response) as JsonObject).content as JsonObject | undefined;
+        for (const example of examplesOf(doc, media?.['application/json'] as JsonObject | undefined)) {
+          for (const value of variants(example)) {
+            const numeric = Number(status) || 400;
+            const expected = op.checkResponse(numeric, REQUEST_ID, value);
+            expect([op.operationId, status, precompiled[i]!.checkResponse(numeric, REQUEST_ID, value)]).toEqual([op.operationId, status, expected]);
+            compared++;
+            if (expected.errors.length + expected.drift.length > 0) failing++;
+          }
+        }
+      }
+    }
+    // The comparison covers passing and failing answers alike.
+    expect(compared).toBeGreaterThan(300);
+    expect(failing).toBeGreaterThan(100);
+  });
+
+  it('coerce and default parameters as run-time validators do, and reject the same bad ones', () => {
+    const list = (ops: OperationContract[]) => ops.find((op) => op.operationId === 'listOperations')!;
+    for (const query of [{}, { limit: '5' }, { limit: 'ten' }, { limit: '0' }, { limit: '101' }, { sortOrder: 'SIDEWAYS' }, { direction: 'NEXT', cursor: 'abc' }]) {
+      const parts = { params: {}, query, headers: {}, body: undefined };
+      expect(list(precompiled).checkRequest(parts)).toEqual(list(runtime).checkRequest(parts));
+    }
+  });
+
+  it('hold an open value set to its known values in the same words', () => {
+    const quote = (ops: OperationContract[]) => ops.find((op) => op.operationId === 'createQuote')!;
+    const parts = { params: {}, query: {}, headers: { 'x-idempotency-key': 'k' }, body: { accountId: '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f', sourceAsset: 'DOGE', targetAsset: 'USDT', sourceAmount: '1.00' } };
+    const expected = quote(runtime).checkRequest(parts);
+    expect(expected.errors.length).toBeGreaterThan(0);
+    expect(quote(precompiled).checkRequest(parts)).toEqual(expected);
+  });
+
+  it('are not used for a document they were not generated from', () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'fos-precompiled-')), 'other.yaml');
+    writeFileSync(copy, 'openapi: 3.1.0\n');
+    expect(loadPrecompiled(copy)).toBeUndefined();
+  });
+});
