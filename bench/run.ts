@@ -1,9 +1,39 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/latest.json and latest.md.
-// Sizes: BENCH_DURATION (seconds per run, default 5), BENCH_ROUNDS (default 3).
-import { writeFileSync } from 'node:fs';
+// Knobs (environment), for a quick smoke run or a subset:
+//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite (default all). The
+//                                sections not run keep their last results in latest.json/.md.
+//   BENCH_DURATION, BENCH_ROUNDS seconds per load run (default 5) and rounds (default 3), for all.
+//   BENCH_SCALING_SIZES          operations stored (default 1000,100000,1000000).
+//   BENCH_SCALING_CONNECTIONS    connections of the scaling runs (default 10).
+//   BENCH_WEBHOOK_SUBSCRIPTIONS  subscription counts (default 1,10,100).
+//   BENCH_WEBHOOK_DELIVERIES     deliveries per burst (default 10000).
+//   BENCH_WEBHOOK_RATE           deliveries a second in the paced phase (default 1000).
+//   BENCH_SUITE_ROUNDS           contract-suite runs (default BENCH_ROUNDS).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { projectPath } from '../spec/project-root';
+import { scaling, scalingMarkdown, type ScalingResult } from './scaling';
+import { suiteMarkdown, suiteTime, type SuiteResult } from './suite-time';
 import { throughput, type Row } from './throughput';
+import { webhookMarkdown, webhooks, type WebhookResult } from './webhooks';
+
+const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite'] as const;
+type Benchmark = (typeof BENCHMARKS)[number];
+
+/** Each new section carries the machine and settings it ran with: a subset run keeps the others. */
+type Section<T> = T & { machine: string; at: string };
+
+interface Results {
+  // Benchmarks 1, 2 and 5 (throughput.ts), at the top level as before.
+  machine?: string;
+  durationS?: number;
+  rounds?: number;
+  rows?: Row[];
+  startup?: Array<{ target: string; startupMs: number; idleMb: number }>;
+  scaling?: Section<ScalingResult>;
+  webhooks?: Section<WebhookResult>;
+  suite?: Section<SuiteResult>;
+}
 
 function ratioTable(rows: Row[]): string[] {
   const lines = ['| benchmark | connections | target | req/s | p50 ms | p99 ms | peak MB | non-2xx | × prism as shipped | × prism silent |', '|---|---|---|---|---|---|---|---|---|---|'];
@@ -18,32 +48,84 @@ function ratioTable(rows: Row[]): string[] {
   return lines;
 }
 
+function markdown(results: Results): string {
+  const lines = ['# fos-mock benchmarks', ''];
+  if (results.rows && results.startup) {
+    lines.push(`Machine: ${results.machine}. ${results.rounds} rounds of ${results.durationS} s per target, targets alternating; medians.`, '', ...ratioTable(results.rows), '');
+    lines.push('| start-up (launch to first answer) | ms | idle RSS MB |', '|---|---|---|', ...results.startup.map((s) => `| ${s.target} | ${s.startupMs.toFixed(0)} | ${s.idleMb.toFixed(0)} |`), '');
+  }
+  const section = (body: string[], meta: { machine: string; at: string }) => {
+    const [heading, ...rest] = body;
+    lines.push(heading as string, '', `Machine: ${meta.machine}. Run ${meta.at}.`, ...rest, '');
+  };
+  if (results.scaling) section(scalingMarkdown(results.scaling), results.scaling);
+  if (results.webhooks) section(webhookMarkdown(results.webhooks), results.webhooks);
+  if (results.suite) section(suiteMarkdown(results.suite), results.suite);
+  return lines.join('\n');
+}
+
+const list = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map((v) => Number(v.trim())).filter((v) => Number.isFinite(v) && v > 0) : fallback);
+
+function previousResults(file: string): Results {
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Results;
+  } catch {
+    return {};
+  }
+}
+
 async function main() {
   const durationS = Number(process.env.BENCH_DURATION ?? 5);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const only = (process.env.BENCH_ONLY ?? BENCHMARKS.join(',')).split(',').map((b) => b.trim());
+  const unknown = only.filter((b) => !BENCHMARKS.includes(b as Benchmark));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')} (known: ${BENCHMARKS.join(', ')})`);
+  const runs = (b: Benchmark) => only.includes(b);
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-  process.stdout.write(`fos-mock benchmarks on ${machine}: ${rounds} rounds of ${durationS} s per target\n`);
-  const { rows, startup } = await throughput({ durationS, rounds, connections: [10, 50] });
-  rows.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.connections - b.connections || b.rps - a.rps);
-  const md = [
-    `# fos-mock benchmarks`,
-    '',
-    `Machine: ${machine}. ${rounds} rounds of ${durationS} s per target, targets alternating; medians.`,
-    '',
-    ...ratioTable(rows),
-    '',
-    '| start-up (launch to first answer) | ms | idle RSS MB |',
-    '|---|---|---|',
-    ...startup.map((s) => `| ${s.target} | ${s.startupMs.toFixed(0)} | ${s.idleMb.toFixed(0)} |`),
-    '',
-  ].join('\n');
-  writeFileSync(projectPath('bench', 'results', 'latest.json'), JSON.stringify({ machine, durationS, rounds, rows, startup }, null, 2) + '\n');
+  const at = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  process.stdout.write(`fos-mock benchmarks on ${machine}: ${only.join(', ')}; ${rounds} rounds of ${durationS} s\n`);
+
+  const jsonFile = projectPath('bench', 'results', 'latest.json');
+  const results = previousResults(jsonFile);
+  // Why a run is invalid: a benchmark that saw errors is not measuring what it claims.
+  const problems: string[] = [];
+  if (runs('throughput')) {
+    const { rows, startup } = await throughput({ durationS, rounds, connections: [10, 50] });
+    rows.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.connections - b.connections || b.rps - a.rps);
+    Object.assign(results, { machine, durationS, rounds, rows, startup });
+    for (const r of rows.filter((row) => row.non2xx > 0)) problems.push(`non-2xx answers from ${r.target} (${r.benchmark}, ${r.connections} conn)`);
+  }
+  if (runs('scaling')) {
+    const sizes = list(process.env.BENCH_SCALING_SIZES, [1_000, 100_000, 1_000_000]);
+    const result = await scaling({ sizes, durationS, rounds, connections: Number(process.env.BENCH_SCALING_CONNECTIONS ?? 10) });
+    results.scaling = { machine, at, ...result };
+    for (const r of result.rows.filter((row) => row.non2xx > 0)) problems.push(`non-2xx answers in scaling (${r.benchmark}, ${r.size} operations)`);
+  }
+  if (runs('webhooks')) {
+    const result = await webhooks({
+      subscriptions: list(process.env.BENCH_WEBHOOK_SUBSCRIPTIONS, [1, 10, 100]),
+      deliveries: Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 10_000),
+      perSecond: Number(process.env.BENCH_WEBHOOK_RATE ?? 1_000),
+      durationS,
+      rounds,
+    });
+    results.webhooks = { machine, at, ...result };
+    for (const r of result.rows.filter((row) => row.missing > 0)) problems.push(`${r.missing} webhook deliveries never arrived (${r.subscriptions} subscriptions)`);
+  }
+  if (runs('suite')) {
+    const result = await suiteTime(Number(process.env.BENCH_SUITE_ROUNDS ?? rounds));
+    results.suite = { machine, at, ...result };
+    if (result.failedRounds > 0) problems.push(`the contract suite failed in ${result.failedRounds} round(s)`);
+  }
+
+  // The JSON first: the numbers are kept even if rendering them fails.
+  writeFileSync(jsonFile, JSON.stringify(results, null, 2) + '\n');
+  const md = markdown(results);
   writeFileSync(projectPath('bench', 'results', 'latest.md'), md);
   process.stdout.write(md);
-  const broken = rows.filter((r) => r.non2xx > 0);
-  if (broken.length > 0) {
-    // A target answering errors is not measuring what it claims: say so, and fail.
-    process.stderr.write(`\nINVALID: non-2xx answers from ${broken.map((r) => `${r.target} (${r.benchmark}, ${r.connections} conn)`).join('; ')}\n`);
+  if (problems.length > 0) {
+    process.stderr.write(`\nINVALID: ${problems.join('; ')}\n`);
     process.exit(1);
   }
 }

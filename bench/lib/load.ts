@@ -9,12 +9,16 @@ export interface LoadRequest {
   body?: string;
   /** A fresh X-Idempotency-Key on every request. */
   freshIdempotencyKey?: boolean;
+  /** A new path for every request (a page at a random position), instead of `path` each time. */
+  pathFor?: () => string;
 }
 
 export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Requests answered 2xx (creates made, for benchmarks that add to the store). */
+  ok: number;
   errors: number;
   non2xx: number;
 }
@@ -22,11 +26,15 @@ export interface LoadResult {
 export async function load(url: string, request: LoadRequest, connections: number, durationS: number): Promise<LoadResult> {
   const base = { method: request.method, path: request.path, headers: request.headers, body: request.body };
   // autocannon calls setupRequest only when it is a function: leave it out otherwise.
-  const spec = request.freshIdempotencyKey
-    ? { ...base, setupRequest: (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, 'x-idempotency-key': randomUUID() } }) }
-    : base;
+  const { freshIdempotencyKey, pathFor } = request;
+  const setupRequest = (req: { path?: string; headers?: Record<string, string> }) => ({
+    ...req,
+    ...(pathFor ? { path: pathFor() } : {}),
+    ...(freshIdempotencyKey ? { headers: { ...req.headers, 'x-idempotency-key': randomUUID() } } : {}),
+  });
+  const spec = freshIdempotencyKey || pathFor ? { ...base, setupRequest } : base;
   const result = await autocannon({ url, connections, duration: durationS, requests: [spec] } as autocannon.Options);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
 export function median(values: number[]): number {

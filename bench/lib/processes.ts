@@ -22,6 +22,8 @@ export interface ServerSpec {
   port: number;
   /** A request the server answers (any status) once it is ready. */
   probe: { path: string; headers?: Record<string, string> };
+  /** How long to wait for the first answer (default 60 s; a server that seeds a large store first needs more). */
+  readyTimeoutMs?: number;
 }
 
 export async function startServer(spec: ServerSpec): Promise<Server> {
@@ -30,13 +32,14 @@ export async function startServer(spec: ServerSpec): Promise<Server> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()).length > 20_000 && (stderr = stderr.slice(-10_000)));
   const url = `http://127.0.0.1:${spec.port}`;
-  const deadline = Date.now() + 60_000;
+  const readyTimeoutMs = spec.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${spec.name} exited with ${child.exitCode}: ${stderr.slice(-2000)}`);
     if (Date.now() > deadline) {
       // Never leave a half-started server behind: it would hold the port for the next run.
       child.kill('SIGKILL');
-      throw new Error(`${spec.name} did not answer ${spec.probe.path} within 60 s`);
+      throw new Error(`${spec.name} did not answer ${spec.probe.path} within ${readyTimeoutMs / 1000} s`);
     }
     try {
       // Any HTTP answer counts: the server is up (a 401 to an anonymous probe is an answer).

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectPath } from '../../spec/project-root';
 import type { ServerSpec } from './processes';
+import { tsServer } from './ts-server';
 
 const NODE = process.execPath;
 const SECRET = 'bench-secret';
@@ -46,12 +47,13 @@ export function prism(name: string, port: number, silent: boolean): ServerSpec {
   };
 }
 
+// One node process each (tsServer), so the memory reported is the server's, not a tsx wrapper's.
 export function bareHttp(port: number, pageFile: string): ServerSpec {
-  return { name: 'bare node http', command: NODE, args: [projectPath('node_modules', '.bin', 'tsx'), projectPath('bench', 'servers', 'bare-http.ts'), pageFile, String(port)], port, probe: { path: '/api/accounts' } };
+  return tsServer({ name: 'bare node http', script: 'bare-http.ts', args: [pageFile, String(port)], port, probe: { path: '/api/accounts' } });
 }
 
 export function expressJson(port: number, pageFile: string): ServerSpec {
-  return { name: 'plain express res.json', command: NODE, args: [projectPath('node_modules', '.bin', 'tsx'), projectPath('bench', 'servers', 'express-json.ts'), pageFile, String(port)], port, probe: { path: '/api/accounts' } };
+  return tsServer({ name: 'plain express res.json', script: 'express-json.ts', args: [pageFile, String(port)], port, probe: { path: '/api/accounts' } });
 }
 
 export async function tokenFrom(url: string): Promise<string> {

@@ -1,0 +1,56 @@
+// fos-mock with N operations of the demo customer in its store, for the scaling benchmark.
+// Usage (node --expose-gc, tsx loader): seeded-mock.ts <port> <count> <stats file> <strict on|off> <secret>
+// Seeds through the Store interface before listening, then writes the seeding time and the heap
+// before and after (each after a full GC), the customer and the first and last keys of its
+// operations to the stats file. GET /_bench/heap answers the settled heap at any later point
+// (what the creates of the run added).
+import { writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createApp } from '../../mock/app';
+import { createServer } from '../../mock/server';
+import { MemoryStore } from '../../mock/store/memory-store';
+import { seedOperations } from '../lib/seed-operations';
+
+const [port, count, statsFile, strict, secret] = process.argv.slice(2) as [string, string, string, string, string];
+
+/** heapUsed once garbage is gone: what the live objects take. */
+function settledHeap(): number {
+  if (!globalThis.gc) throw new Error('seeded-mock needs node --expose-gc');
+  globalThis.gc();
+  globalThis.gc();
+  return process.memoryUsage().heapUsed;
+}
+
+async function main(): Promise<void> {
+  const store = new MemoryStore();
+  // As `fos-mock serve` builds it (precompiled validators when the build made them), with our store.
+  const mock = await createApp({ store, precompiled: true, config: { logLevel: 'silent', strictResponses: strict !== 'off', autoSettleMs: null, secret } });
+  const customerId = mock.fixtures.customers[0]!.id;
+  const heapBefore = settledHeap();
+  const started = performance.now();
+  await seedOperations(store, mock.deps.reference, customerId, Number(count));
+  const seedMs = performance.now() - started;
+  const heapAfter = settledHeap();
+  // The keys the seeded operations hold, so the bench can make cursors to pages anywhere in them.
+  const edge = async (order: 'ASCENDING' | 'DESCENDING') => (await store.page('operation', { scope: customerId, limit: 1, order })).items[0]?.key ?? 0;
+  const keys = { first: await edge('ASCENDING'), last: await edge('DESCENDING') };
+  writeFileSync(statsFile, JSON.stringify({ count: Number(count), seedMs, heapBefore, heapAfter, customerId, keys }));
+
+  // The one extra route is matched before the app so the app's own routes are untouched.
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url !== '/_bench/heap') return mock.app(req, res);
+    const heapUsed = settledHeap();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ heapUsed, rss: process.memoryUsage().rss }));
+  };
+  const server = createServer(listener, mock.deps.config).listen(Number(port), '127.0.0.1');
+  process.on('SIGTERM', () => {
+    mock.close();
+    server.close();
+    process.exit(0);
+  });
+}
+
+main().catch((error) => {
+  process.stderr.write(`seeded-mock: ${(error as Error).stack}\n`);
+  process.exit(1);
+});
