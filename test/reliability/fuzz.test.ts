@@ -174,8 +174,8 @@ describe('fuzzing every operation of the document', () => {
           const answer = await served.send(options);
           requests++;
           tally(op.operationId, answer);
-          // Node's HTTP parser refuses a request line and headers over 16 KiB before the app sees them.
-          if (answer.status === 431 && options.path.length > 8 * 1024) return;
+          // A request line and headers over the limit are refused by Node's parser before the app
+          // sees them; the mock's server answers that 431 too with the Error body and an X-Request-Id.
           const problems = answerProblems(h.mock.contract, reached(options.method, options.path), answer);
           if (problems.length > 0) throw new Error(`${problems.join('; ')}\n  request: ${summary}\n  answer: ${answer.status} ${answer.text.slice(0, 400)}`);
         }),

@@ -3,8 +3,10 @@
 // way with an app). Bodies are sent as given (a string or raw bytes), so a test controls every
 // byte the mock parses.
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { defaultConfig } from '../../../mock/config';
+import { createServer, type ServerLimits } from '../../../mock/server';
 
 export interface Answer {
   status: number;
@@ -29,8 +31,9 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serve(app: RequestListener): Promise<Served> {
-  const server = createServer(app);
+/** The app behind the mock's own server (mock/server.ts), with its limits, as `fos-mock serve` runs it. */
+export async function serve(app: RequestListener, limits: ServerLimits = defaultConfig()): Promise<Served> {
+  const server = createServer(app, limits);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
