@@ -1,9 +1,10 @@
 // The app factory: wires the document, the store, the clock and the services into a request
-// listener (the service front door) and the Express app behind it. It reads no environment and listens on nothing (main does), so tests start it on port 0.
+// listener (the service front door) and the Express app behind it. It reads no environment and
+// listens on nothing (main does), so tests start it on port 0.
 import { randomUUID } from 'node:crypto';
 import { promises as dns } from 'node:dns';
 import type { RequestListener } from 'node:http';
-import express, { type Express } from 'express';
+import express from 'express';
 import pino, { type Logger } from 'pino';
 import { loadContract, type Contract } from '../spec/contract';
 import type { DemoFixtures } from '../fixtures/types';
@@ -61,10 +62,8 @@ export interface AppOptions {
 }
 
 export interface MockApp {
-  /** The request listener: documented service operations at the front door, the rest through Express. */
+  /** The request listener: documented service operations at the front door, the rest through Express (control API, /docs, 404 and 405). */
   app: RequestListener;
-  /** The Express app behind it (control API, /docs, 404 and 405). */
-  express: Express;
   deps: Deps;
   services: Services;
   contract: Contract;
@@ -134,7 +133,6 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   return {
     app: listener,
-    express: app,
     deps,
     services,
     contract,

@@ -8,6 +8,7 @@
 // no per-request work the rules do not need). A changed record is a new object: it is checked
 // and serialised afresh, and the old entries go when the old object does.
 import type { OperationContract, ResponseCheck } from '../../spec/contract';
+import { unexpectedBody } from '../../spec/contract/operations';
 import type { FieldError } from '../../spec/contract/validators';
 
 export interface Encoded {
@@ -71,7 +72,7 @@ export class ResponseEncoder {
       body.data.forEach((item, i) => this.run(contract.page!.item, item, `body.data.${i}`, violations));
     } else if (contract.check) {
       this.run(contract.check, body, 'body', violations);
-    } else if (body !== undefined && body !== '' && status !== 204) {
+    } else if (unexpectedBody(status, body)) {
       violations.push({ field: 'body', message: 'must be empty' });
     }
     return violations;

@@ -15,7 +15,7 @@ import { jsonBodyReader } from './body';
 import { answerError } from './error-handler';
 import { runOperation, type RouteDeps } from './operation-route';
 import { assignRequestId } from './request-id';
-import type { RouteTable } from './route-table';
+import type { RouteMatch, RouteTable } from './route-table';
 import type { Handler } from './types';
 
 export interface FrontDoor {
@@ -46,7 +46,7 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
 export function serviceListener(door: FrontDoor): RequestListener {
   const readBody = jsonBodyReader(door.bodyLimitBytes);
 
-  async function serve(req: IncomingMessage, res: ServerResponse, url: string, path: string, handler: Handler, match: NonNullable<ReturnType<RouteTable<Handler>['match']>>): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, url: string, path: string, match: RouteMatch<Handler>): Promise<void> {
     const action = door.faults.take(req.method ?? '', path);
     if (action && (await applyFault(action, req, res))) return;
     const params = decodeParams(match.params);
@@ -54,7 +54,7 @@ export function serviceListener(door: FrontDoor): RequestListener {
     // Express 5's default ("simple") query parser is node:querystring: the same values here.
     const query = queryStart === -1 ? {} : (parseQuery(url.slice(queryStart + 1)) as Record<string, unknown>);
     const body = match.op.hasBody ? await readBody(req, res) : undefined;
-    await runOperation(match.op, handler, door.deps, { method: req.method ?? '', url, headers: req.headers, params, query, body }, res);
+    await runOperation(match.op, match.target, door.deps, { method: req.method ?? '', url, headers: req.headers, params, query, body }, res);
   }
 
   return (req, res) => {
@@ -65,6 +65,6 @@ export function serviceListener(door: FrontDoor): RequestListener {
     if (!match) return door.fallback(req, res);
     assignRequestId(res);
     door.journal.track(door.clock, req, res, path);
-    serve(req, res, url, path, match.target, match).catch((error) => answerError(error, req, res, door.logger));
+    serve(req, res, url, path, match).catch((error) => answerError(error, req, res, door.logger));
   };
 }

@@ -128,6 +128,11 @@ function pageContract(doc: OpenApiDocument, compiler: SchemaCompiler, schema: Js
   return { envelope: bodyChecker(compiler, envelope, `${key}.envelope`), item: bodyChecker(compiler, data.items, `${key}.item`) };
 }
 
+/** A response the document gives no body must send none (204 has none by definition). */
+export function unexpectedBody(status: number, body: unknown): boolean {
+  return body !== undefined && body !== '' && status !== 204;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function buildOperations(doc: OpenApiDocument, compiler: SchemaCompiler): OperationContract[] {
@@ -240,7 +245,7 @@ function buildOperation(
         const result = contract.check(body);
         errors.push(...result.errors.map((e) => ({ field: e.field ? `body.${e.field}` : 'body', message: e.message })));
         drift = result.drift.map((e) => ({ field: e.field ? `body.${e.field}` : 'body', message: e.message }));
-      } else if (body !== undefined && body !== '' && status !== 204) {
+      } else if (unexpectedBody(status, body)) {
         errors.push({ field: 'body', message: 'must be empty' });
       }
       return { errors, drift };
