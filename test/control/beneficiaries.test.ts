@@ -5,19 +5,12 @@ import type { Authed, Harness } from '../http/harness';
 import type { Receiver } from '../http/receiver';
 import { useSubscribedMock } from '../http/subscribed-mock';
 import { control } from './support';
+import { person } from '../support/people';
 
 let h: Harness;
 let api: Authed;
 let receiver: Receiver;
 
-const person = {
-  type: 'INDIVIDUAL',
-  firstName: 'Maria',
-  lastName: 'Souza',
-  identificationDocument: { type: 'CPF', value: '52998224725', country: 'BR' },
-  birthDate: '1990-04-12',
-  address: { addressLine1: 'Rua Augusta, 500', addressLine2: null, city: 'Sao Paulo', state: 'SP', country: 'BR', postalCode: '01304-000' },
-};
 const instruction = (dictKey: string) => ({ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey } });
 
 const env = useSubscribedMock({ resources: [{ name: 'BENEFICIARY', events: ['BENEFICIARY_INSTRUCTION_APPROVED', 'BENEFICIARY_INSTRUCTION_REJECTED', 'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED'] }] });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startMock, type Authed, type Harness } from './harness';
 import { demo } from './fixture-ids';
+import { person } from '../support/people';
 
 let h: Harness;
 let api: Authed;
@@ -14,14 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const person = {
-  type: 'INDIVIDUAL',
-  firstName: 'Maria',
-  lastName: 'Souza',
-  identificationDocument: { type: 'CPF', value: '52998224725', country: 'BR' },
-  birthDate: '1990-04-12',
-  address: { addressLine1: 'Rua Augusta, 500', addressLine2: null, city: 'Sao Paulo', state: 'SP', country: 'BR', postalCode: '01304-000' },
-};
 const pixInstruction = {
   asset: 'BRL',
   address: { rail: 'PIX_KEY', dictKey: 'maria@example.com' },
