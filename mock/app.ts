@@ -12,15 +12,15 @@ import { createClock, type ControllableClock } from './clock';
 import { defaultConfig, type Config } from './config';
 import { controlContract } from './control/contract';
 import { docsRouter, findRenderer } from './control/docs';
-import { faultMiddleware } from './control/fault-middleware';
-import { FaultRegistry } from './control/faults';
+import { faultMiddleware } from './http/fault-middleware';
+import { FaultRegistry } from './http/faults';
 import { controlHandlers } from './control/handlers';
-import { Journal } from './control/journal';
+import { Journal } from './http/journal';
 import { controlRouter } from './control/router';
 import { CursorCodec } from './domain/pagination/cursor';
 import type { HostLookup } from './domain/url-policy';
 import { EventBus } from './events/event-bus';
-import { loadFixtures, readFixtures, referenceData } from './fixtures-loader';
+import { loadFixtures, readFixtures, referenceData } from './services/fixtures';
 import { errorHandler } from './http/error-handler';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
@@ -28,15 +28,16 @@ import { ResponseEncoder } from './http/response-encoder';
 import { RouteTable } from './http/route-table';
 import { serviceListener } from './http/service-listener';
 import { unmatchedRoute } from './http/unmatched-route';
-import type { HandlerTable } from './http/types';
+import type { HandlerTable } from './resources/types';
 import { handlers as defaultHandlers } from './resources/handlers';
-import { Scheduler } from './scheduler';
+import { Scheduler } from './jobs/scheduler';
 import type { Deps } from './services/deps';
 import { createServices, type Services } from './services';
 import { KeyedLock } from './services/keyed-lock';
 import { MemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
-import type { Deliver } from './webhooks/dispatcher';
+import { httpDelivery, type Deliver, type HttpDelivery } from './webhooks/deliver';
+import { WebhookDispatcher } from './webhooks/dispatcher';
 
 export interface AppOptions {
   config?: Partial<Config>;
@@ -73,8 +74,8 @@ export interface MockApp {
   /** The last requests answered (control API). */
   journal: Journal;
   fixtures: DemoFixtures;
-  /** Stops timers and listeners; the store is left as it is. */
-  close(): void;
+  /** Stops timers and listeners and closes the webhook connections; the store is left as it is. */
+  close(): Promise<void>;
 }
 
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
@@ -101,7 +102,14 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
   };
-  const services = createServices(deps, contract, logger, options.deliver);
+  const delivery = options.deliver ? undefined : httpDelivery();
+  const base = createServices(deps);
+  const webhooks = new WebhookDispatcher(
+    { ...deps, send: options.deliver ?? (delivery as HttpDelivery).send, refusal: (url) => base.subscriptions.deliveryRefusal(url) },
+    contract,
+    logger,
+  );
+  const services: Services = { ...base, webhooks };
   const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random);
   const journal = new Journal();
   const routeDeps = { services, store, clock, config, logger, encoder: new ResponseEncoder() };
@@ -140,9 +148,10 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     faults,
     journal,
     fixtures,
-    close() {
+    async close() {
       deps.scheduler.stop();
       services.webhooks.close();
+      await delivery?.close();
     },
   };
 }

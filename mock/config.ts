@@ -2,9 +2,9 @@
 // command-line flags. Nothing else in the code reads process.env.
 import { randomBytes } from 'node:crypto';
 import { projectPath } from '../spec/project-root';
-import { parseDuration } from './control/duration';
+import { parseDuration } from './domain/duration';
+import type { UrlPolicy } from './domain/url-policy';
 
-export type UrlPolicy = 'development' | 'production';
 
 export interface RateLimit {
   /** Requests a customer may make per period (also the largest burst). */

@@ -3,9 +3,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createApp } from './app';
 import { configFromEnv, type Config } from './config';
-import { readFixtures } from './fixtures-loader';
+import { readFixtures } from './services/fixtures';
 import { createServer } from './server';
-import { closeDeliveryAgent } from './webhooks/deliver';
 import { registerClockCommand } from './cli/clock';
 import { registerScenarioCommand } from './cli/scenario';
 import { registerSnapshotCommand } from './cli/snapshot';
@@ -44,8 +43,7 @@ export async function serve(config: Config): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   });
   const stop = () => {
-    mock.close();
-    server.close(() => void closeDeliveryAgent().finally(() => process.exit(0)));
+    server.close(() => void mock.close().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 2000).unref();
   };
   process.on('SIGINT', stop);

@@ -8,7 +8,7 @@ import { amount } from '../../mock/domain/money';
 import { buildOperation } from '../../mock/domain/operations/build';
 import { buildDepositBrCode } from '../../mock/domain/pix';
 import { priceQuote } from '../../mock/domain/quotes';
-import type { AccountRecord, Operation } from '../../mock/domain/records';
+import type { AccountRecord, Operation } from '../../mock/store/records';
 import type { ReferenceData } from '../../mock/services/deps';
 import type { Store } from '../../mock/store/store';
 

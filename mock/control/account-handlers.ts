@@ -2,7 +2,7 @@
 // ACCOUNT_* events fire), and the balances the service API does not show.
 import { atScale, fitsScale } from '../domain/money';
 import { ServiceError } from '../errors/catalogue';
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { ok, type ControlContext } from './context';
 import { accountOwner } from './lookup';
 import { assertPublic } from './public-schemas';

@@ -1,6 +1,6 @@
 // Payment-instruction actions, through BeneficiaryService (BENEFICIARY_INSTRUCTION_* events follow).
 import type { InstructionStatus } from '../domain/beneficiaries';
-import type { HandlerContext, HandlerTable } from '../http/types';
+import type { HandlerContext, HandlerTable } from '../resources/types';
 import { ok, type ControlContext } from './context';
 import { beneficiaryOwner } from './lookup';
 import { assertPublic } from './public-schemas';

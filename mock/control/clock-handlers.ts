@@ -1,8 +1,8 @@
 // The mock clock: read, advance, freeze, unfreeze. Whatever falls due runs (and its webhooks
 // are attempted) before the answer, so a caller sees the effects at once.
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { ok, settleDueWork, type ControlContext } from './context';
-import { parseDuration } from './duration';
+import { parseDuration } from '../domain/duration';
 
 /** Bounds one advance: a job that keeps rescheduling itself cannot hold the request forever. */
 const MAX_STEPS = 10_000;

@@ -6,8 +6,8 @@ import type { Contract } from '../../spec/contract';
 import type { DemoFixtures } from '../../fixtures/types';
 import type { Services } from '../services';
 import type { Deps } from '../services/deps';
-import type { FaultRegistry } from './faults';
-import type { Journal } from './journal';
+import type { FaultRegistry } from '../http/faults';
+import type { Journal } from '../http/journal';
 
 export interface ControlContext {
   deps: Deps;

@@ -1,6 +1,6 @@
 // Faults and the journal: inject, list and remove faults; read the last requests.
 import { ServiceError } from '../errors/catalogue';
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { created, noContent, ok, type ControlContext } from './context';
 
 export function faultHandlers(c: ControlContext): HandlerTable {

@@ -1,6 +1,6 @@
 // The control API's operationId → handler table, assembled from the files by role. The app
 // refuses to start when this table and spec/control-openapi.yaml differ.
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { accountHandlers } from './account-handlers';
 import { beneficiaryHandlers } from './beneficiary-handlers';
 import { clockHandlers } from './clock-handlers';

@@ -1,7 +1,7 @@
 // Operation actions: settle, pay (deposits), fail, flag. Each goes through OperationService, as
 // the real transition would, so it emits the same event.
 import { ServiceError } from '../errors/catalogue';
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { ok, type ControlContext } from './context';
 import { operationOwner } from './lookup';
 import { assertPublic } from './public-schemas';

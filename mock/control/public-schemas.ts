@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Contract } from '../../spec/contract';
 import { ServiceError } from '../errors/catalogue';
-import type { Handler } from '../http/types';
+import type { Handler } from '../resources/types';
 
 /** A request part that the service will store and show (a reason): 400 if the service document would refuse it. */
 export function assertPublic(contract: Contract, schema: string, value: unknown, field: string): void {

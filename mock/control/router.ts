@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Contract } from '../../spec/contract';
 import { jsonBodyParser } from '../http/body';
 import { operationRoute, type RouteDeps } from '../http/operation-route';
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { unmatchedRoute } from '../http/unmatched-route';
 import { CONTROL_DOCUMENT_PATH, publicSchemaOf } from './contract';
 import { checkedAgainstPublic } from './public-schemas';

@@ -1,5 +1,5 @@
 // Snapshot export (GET /_mock/snapshot) and import (POST /_mock/snapshot).
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { ok, type ControlContext } from './context';
 import { restoreSnapshot, takeSnapshot } from './snapshot';
 

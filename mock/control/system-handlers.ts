@@ -1,5 +1,5 @@
 // Presence, configuration, reset, and waiting for webhook deliveries.
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from '../resources/types';
 import { ok, type ControlContext } from './context';
 import { resetState } from './reset';
 

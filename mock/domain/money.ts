@@ -1,9 +1,9 @@
 // Money in decimal arithmetic, never floats (seed: "must be handled with decimal-precision
 // arithmetic, never floating point"). Amounts travel as decimal strings at the asset's scale.
-import DecimalBase from 'decimal.js';
+import type DecimalBase from 'decimal.js';
+import { Decimal } from '../store/decimal';
 
-export const Decimal = DecimalBase.clone({ precision: 60, rounding: DecimalBase.ROUND_DOWN });
-export type Decimal = InstanceType<typeof Decimal>;
+export { Decimal };
 
 export type AssetScales = Record<string, number>;
 

@@ -2,7 +2,7 @@
 // expires, and is consumed by at most one operation.
 import { ServiceError } from '../errors/catalogue';
 import { atScale, Decimal, fitsScale, isPositive, scaleOf, type AssetScales } from './money';
-import type { QuoteRecord } from './records';
+import type { QuoteRecord } from '../store/records';
 
 const MAX_AMOUNT = new Decimal(10).pow(20);
 

@@ -5,7 +5,9 @@
 // update) and again by the dispatcher before each delivery (DNS rebinding), both under the
 // production policy only, and the addresses it resolves to are judged here.
 import { BlockList, isIP } from 'node:net';
-import type { UrlPolicy } from '../config';
+
+/** development (the default) also accepts plain-HTTP loopback receivers; production does not. */
+export type UrlPolicy = 'development' | 'production';
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');

@@ -1,6 +1,6 @@
 // Domain events: every state change publishes one (DESIGN.md "Events"). Publishing never waits
 // on delivery; listeners (the webhook dispatcher) queue what they need and return at once.
-import type { EventType, ResourceName } from '../domain/records';
+import type { EventType, ResourceName } from '../store/records';
 
 export interface DomainEvent {
   eventType: EventType;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { errorBody, ServiceError } from '../errors/catalogue';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
-import type { HandlerResult } from './types';
+import type { HandlerResult } from '../resources/types';
 
 export function fingerprint(method: string, url: string, body: unknown): string {
   return createHash('sha256').update(method).update('\u0000').update(url).update('\u0000').update(canonicalJson(body)).digest('base64url');

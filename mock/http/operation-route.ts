@@ -17,7 +17,7 @@ import { fingerprint, runIdempotent } from './idempotency';
 import type { RateLimiter } from './rate-limit';
 import { requestIdOf } from './request-id';
 import type { ResponseEncoder } from './response-encoder';
-import type { Handler, HandlerResult } from './types';
+import type { Handler, HandlerResult } from '../resources/types';
 import { checkVersion } from './version';
 import { writeJson } from './write-json';
 

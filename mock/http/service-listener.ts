@@ -8,15 +8,15 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock';
-import { applyFault } from '../control/fault-middleware';
-import type { FaultRegistry } from '../control/faults';
-import type { Journal } from '../control/journal';
+import { applyFault } from './fault-middleware';
+import type { FaultRegistry } from './faults';
+import type { Journal } from './journal';
 import { jsonBodyReader } from './body';
 import { answerError } from './error-handler';
 import { runOperation, type RouteDeps } from './operation-route';
 import { assignRequestId } from './request-id';
 import type { RouteMatch, RouteTable } from './route-table';
-import type { Handler } from './types';
+import type { Handler } from '../resources/types';
 
 export interface FrontDoor {
   routes: RouteTable<Handler>;

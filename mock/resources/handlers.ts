@@ -1,6 +1,6 @@
 // One handler per operationId of the document: parse nothing (validation has run), call the
 // service, shape the answer. The app refuses to start if this table and the document differ.
-import type { HandlerTable } from '../http/types';
+import type { HandlerTable } from './types';
 import { pageParams } from './page-params';
 
 const ok = (body: unknown) => ({ status: 200, body });
@@ -39,10 +39,10 @@ export const handlers: HandlerTable = {
   },
   listExecutionLogs: async (ctx) =>
     ok(await ctx.services.subscriptions.listLogs(ctx.customerId, ctx.params.subscriptionId as string, { ...pageParams(ctx), filters: ctx.query.filters as string | undefined })),
-  resendExecutionLog: async ({ customerId, params, services }) => ({
-    status: 202,
-    body: await services.webhooks.resend(customerId, params.subscriptionId as string, params.executionLogId as string),
-  }),
+  resendExecutionLog: async ({ customerId, params, services }) => {
+    const { log } = await services.subscriptions.getLog(customerId, params.subscriptionId as string, params.executionLogId as string);
+    return { status: 202, body: await services.webhooks.resend(customerId, log) };
+  },
 
   listReferenceResources: async (ctx) => ok(await ctx.services.reference.resources(pageParams(ctx))),
   listReferenceEventTypes: async (ctx) => ok(await ctx.services.reference.eventTypes(pageParams(ctx))),

@@ -1,7 +1,7 @@
 // Pagination parameters as the handlers pass them on: sortOrder only when the caller sent it,
 // so a cursor keeps the order it was issued for.
 import type { PageParams } from '../domain/pagination/page';
-import type { HandlerContext } from '../http/types';
+import type { HandlerContext } from './types';
 
 export function pageParams(ctx: HandlerContext): PageParams {
   const q = ctx.query;

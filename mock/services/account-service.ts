@@ -3,7 +3,7 @@
 import { ServiceError } from '../errors/catalogue';
 import { moveAccount, moveAsset, toResponseOwner, type AccountStatus, type AssetStatus, type OwnerInput, type StateReason } from '../domain/accounts';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import type { Account, AccountRecord, EventType } from '../domain/records';
+import type { Account, AccountRecord, EventType } from '../store/records';
 import { resourceEvent } from '../events/resource-event';
 import type { Deps } from './deps';
 import { ownAccount } from './ownership';

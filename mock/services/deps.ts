@@ -6,7 +6,7 @@ import type { HostLookup } from '../domain/url-policy';
 import type { AssetScales } from '../domain/money';
 import type { Rate } from '../domain/quotes';
 import type { EventBus } from '../events/event-bus';
-import type { Scheduler } from '../scheduler';
+import type { Scheduler } from '../jobs/scheduler';
 import type { Store } from '../store/store';
 import type { KeyedLock } from './keyed-lock';
 

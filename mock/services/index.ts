@@ -1,7 +1,7 @@
-// All services, built once per app over the same injected dependencies.
-import type { Logger } from 'pino';
-import type { Contract } from '../../spec/contract';
-import { WebhookDispatcher, type Deliver } from '../webhooks/dispatcher';
+// All services, built once per app over the same injected dependencies. The webhook dispatcher
+// sits below them (it only needs a URL check of the subscription service), so the app builds
+// it after these and hands it that one function.
+import type { WebhookDispatcher } from '../webhooks/dispatcher';
 import { AccountService } from './account-service';
 import { BeneficiaryService } from './beneficiary-service';
 import type { Deps } from './deps';
@@ -22,17 +22,15 @@ export interface Services {
   webhooks: WebhookDispatcher;
 }
 
-export function createServices(deps: Deps, contract: Contract, logger: Logger, send?: Deliver): Services {
+export function createServices(deps: Deps): Omit<Services, 'webhooks'> {
   const quotes = new QuoteService(deps);
-  const subscriptions = new SubscriptionService(deps);
   return {
     tokens: new TokenService(deps),
     accounts: new AccountService(deps),
     quotes,
     operations: new OperationService(deps, quotes),
     beneficiaries: new BeneficiaryService(deps),
-    subscriptions,
+    subscriptions: new SubscriptionService(deps),
     reference: new ReferenceService(deps),
-    webhooks: new WebhookDispatcher(deps, subscriptions, contract, logger, send),
   };
 }

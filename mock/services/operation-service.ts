@@ -10,7 +10,7 @@ import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } fro
 import { readPage, type PageParams } from '../domain/pagination/page';
 import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
-import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../domain/records';
+import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../store/records';
 import { resourceEvent } from '../events/resource-event';
 import type { Deps } from './deps';
 import { ownAccount, ownBeneficiary, ownOperation } from './ownership';

@@ -1,7 +1,7 @@
 // Tenancy: every read goes through these, so another customer's record answers exactly as an
 // unknown id does (DESIGN.md: 404 RESOURCE_NOT_FOUND, never 403, no existence leak).
 import { ServiceError } from '../errors/catalogue';
-import type { AccountRecord, Beneficiary, Operation, SubscriptionRecord } from '../domain/records';
+import type { AccountRecord, Beneficiary, Operation, SubscriptionRecord } from '../store/records';
 import type { Store } from '../store/store';
 
 function notFound(resource: string, id: string, field?: string): ServiceError {

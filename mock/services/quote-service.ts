@@ -3,7 +3,7 @@
 import { ServiceError } from '../errors/catalogue';
 import { amount } from '../domain/money';
 import { priceQuote, quoteStatus } from '../domain/quotes';
-import type { Quote, QuoteRecord, Schemas } from '../domain/records';
+import type { Quote, QuoteRecord, Schemas } from '../store/records';
 import type { Deps } from './deps';
 import { ownAccount } from './ownership';
 

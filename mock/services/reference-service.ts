@@ -1,7 +1,7 @@
 // Subscription reference look-ups (DESIGN.md): fixed lists, paginated like every other list.
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, RESOURCE_EVENTS, RESOURCE_NAMES, resourceOf } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import type { EventType } from '../domain/records';
+import type { EventType } from '../store/records';
 import { arrayKeys, sliceSorted } from '../store/slice';
 import type { Deps } from './deps';
 

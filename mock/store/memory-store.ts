@@ -1,8 +1,8 @@
 // In-memory store: the default. Records are immutable values (domain code builds a new object
 // for every change), so they are handed out without copying.
 import { deepFreeze } from './freeze';
-import { Decimal } from '../domain/money';
-import type { RecordTypes } from '../domain/records';
+import { Decimal } from './decimal';
+import type { RecordTypes } from './records';
 import { sliceSorted } from './slice';
 import { SortedIndex } from './sorted-index';
 import type { IdempotencyClaim, IdempotencyEntry, Kind, PageQuery, PageSlice, Store, StoredRecord, StoreState } from './store';

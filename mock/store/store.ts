@@ -1,6 +1,6 @@
 // The store interface. Async from day one so a shared (Redis) store can drop in; every rule
 // that must hold under concurrency is one atomic call here, never a read-then-write in a handler.
-import type { RecordTypes } from '../domain/records';
+import type { RecordTypes } from './records';
 
 export type Kind = keyof RecordTypes;
 export type SortOrder = 'ASCENDING' | 'DESCENDING';

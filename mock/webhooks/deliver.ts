@@ -17,34 +17,53 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
-// Keep-alive connections to receivers, made on the first delivery (mock/lazy/undici.ts);
-// redirects are never followed (undici's request does not).
-let agent: Agent | undefined;
+export type Deliver = (delivery: DeliveryRequest) => Promise<DeliveryOutcome>;
 
-export async function deliver(delivery: DeliveryRequest): Promise<DeliveryOutcome> {
-  const signal = AbortSignal.timeout(delivery.timeoutMs);
-  try {
-    const { Agent, request } = undici();
-    agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 });
-    const response = await request(delivery.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...delivery.headers },
-      body: delivery.body,
-      signal,
-      dispatcher: agent,
-    });
-    // Drain the answer so the connection can be reused; its content does not matter.
-    await response.body.dump({ limit: 256 * 1024, signal }).catch(() => undefined);
-    const ok = response.statusCode >= 200 && response.statusCode < 300;
-    const redirect = response.statusCode >= 300 && response.statusCode < 400;
-    return {
-      ok,
-      httpStatus: response.statusCode,
-      error: ok ? null : redirect ? `the endpoint answered ${response.statusCode} (redirects are not followed)` : `the endpoint answered ${response.statusCode}`,
-    };
-  } catch (error) {
-    return { ok: false, httpStatus: 0, error: describeNetworkError(error, delivery.timeoutMs) };
-  }
+/** How an app delivers: one attempt at a time through its own keep-alive connections, closed with the app. */
+export interface HttpDelivery {
+  send: Deliver;
+  close(): Promise<void>;
+}
+
+/**
+ * Keep-alive connections to receivers, made on the first delivery (undici is loaded then, not
+ * at start-up); redirects are never followed (undici's request does not). Each app has its own,
+ * so closing one app never cuts another's deliveries.
+ */
+export function httpDelivery(): HttpDelivery {
+  let agent: Agent | undefined;
+  return {
+    async send(delivery) {
+      const signal = AbortSignal.timeout(delivery.timeoutMs);
+      try {
+        const { Agent, request } = undici();
+        agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+        const response = await request(delivery.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...delivery.headers },
+          body: delivery.body,
+          signal,
+          dispatcher: agent,
+        });
+        // Drain the answer so the connection can be reused; its content does not matter.
+        await response.body.dump({ limit: 256 * 1024, signal }).catch(() => undefined);
+        const ok = response.statusCode >= 200 && response.statusCode < 300;
+        const redirect = response.statusCode >= 300 && response.statusCode < 400;
+        return {
+          ok,
+          httpStatus: response.statusCode,
+          error: ok ? null : redirect ? `the endpoint answered ${response.statusCode} (redirects are not followed)` : `the endpoint answered ${response.statusCode}`,
+        };
+      } catch (error) {
+        return { ok: false, httpStatus: 0, error: describeNetworkError(error, delivery.timeoutMs) };
+      }
+    },
+    async close() {
+      const closing = agent;
+      agent = undefined;
+      await closing?.close();
+    },
+  };
 }
 
 export function describeNetworkError(error: unknown, timeoutMs: number): string {
@@ -66,9 +85,4 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
     default:
       return `network error: ${code ?? e.message ?? 'unknown'}`;
   }
-}
-
-export async function closeDeliveryAgent(): Promise<void> {
-  await agent?.close();
-  agent = undefined;
 }

@@ -15,11 +15,13 @@
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Contract } from '../../spec/contract';
-import type { Deps } from '../services/deps';
-import type { SubscriptionService } from '../services/subscription-service';
-import type { DomainEvent } from '../events/event-bus';
-import type { ExecutionLog, SubscriptionRecord } from '../domain/records';
-import { deliver, type DeliveryOutcome, type DeliveryRequest } from './deliver';
+import type { ControllableClock } from '../clock';
+import type { Config } from '../config';
+import type { DomainEvent, EventBus } from '../events/event-bus';
+import type { Scheduler } from '../jobs/scheduler';
+import type { ExecutionLog, SubscriptionRecord } from '../store/records';
+import type { Store } from '../store/store';
+import type { Deliver, DeliveryOutcome } from './deliver';
 
 export interface Message {
   messageId: string;
@@ -30,7 +32,19 @@ export interface Message {
   payload: string;
 }
 
-export type Deliver = (delivery: DeliveryRequest) => Promise<DeliveryOutcome>;
+/** What the dispatcher works with; the app hands it these when it assembles the services. */
+export interface DispatcherDeps {
+  store: Store;
+  clock: ControllableClock;
+  config: Config;
+  events: EventBus;
+  scheduler: Scheduler;
+  newId: () => string;
+  /** Why a delivery to this URL is refused now (the production URL policy resolves the host again), or undefined. */
+  refusal: (url: string) => Promise<string | undefined>;
+  /** One HTTP attempt; deliver.ts's by default, replaced in tests of the dispatcher. */
+  send: Deliver;
+}
 
 export class WebhookDispatcher {
   private readonly queues = new Map<string, Message[]>();
@@ -42,11 +56,9 @@ export class WebhookDispatcher {
   private readonly accepting = new Set<Promise<void>>();
 
   constructor(
-    private readonly deps: Deps,
-    private readonly subscriptions: SubscriptionService,
+    private readonly deps: DispatcherDeps,
     private readonly contract: Contract,
     private readonly logger: Logger,
-    private readonly send: Deliver = deliver,
   ) {
     this.unsubscribe = deps.events.subscribe((event) => {
       const work = this.accept(event)
@@ -113,10 +125,10 @@ export class WebhookDispatcher {
     const headers: Record<string, string> = { 'x-message-id': message.messageId, 'x-event-type': message.eventType };
     if (config.webhookSigning) Object.assign(headers, signatureHeaders(record.signingSecret, message, clock.now()));
     // Production URL policy: the host name is resolved again before every attempt (DNS rebinding).
-    const refusal = await this.subscriptions.deliveryRefusal(subscription.url);
+    const refusal = await this.deps.refusal(subscription.url);
     const outcome: DeliveryOutcome = refusal
       ? { ok: false, httpStatus: 0, error: refusal }
-      : await this.send({ url: subscription.url, body: message.payload, headers, timeoutMs: config.webhookTimeoutMs });
+      : await this.deps.send({ url: subscription.url, body: message.payload, headers, timeoutMs: config.webhookTimeoutMs });
     const retriesLeft = subscription.allowRetry && retryAttempts < config.retryScheduleMs.length;
     let error = outcome.error;
     if (!outcome.ok && retryOnFailure && subscription.allowRetry && !retriesLeft) error = `${error}; no retries left after ${retryAttempts + 1} attempts`;
@@ -144,10 +156,9 @@ export class WebhookDispatcher {
     return log;
   }
 
-  /** Delivers a logged message again, now, as a new attempt with the same message id. */
-  async resend(customerId: string, subscriptionId: string, logId: string): Promise<ExecutionLog> {
-    const { log } = await this.subscriptions.getLog(customerId, subscriptionId, logId);
-    const message: Message = { messageId: log.messageId, subscriptionId, customerId, eventType: log.eventType, payload: log.payload };
+  /** Delivers a logged message again, now, as a new attempt with the same message id (the caller has checked the log is the customer's). */
+  async resend(customerId: string, log: ExecutionLog): Promise<ExecutionLog> {
+    const message: Message = { messageId: log.messageId, subscriptionId: log.subscriptionId, customerId, eventType: log.eventType, payload: log.payload };
     return (await this.attempt(message, false)) as ExecutionLog;
   }
 }

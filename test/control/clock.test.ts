@@ -1,7 +1,7 @@
 // The mock clock through the control API, and what moving it sets off: auto-settlement and
 // webhook retries run, and their deliveries are attempted, before the answer.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { parseDuration } from '../../mock/control/duration';
+import { parseDuration } from '../../mock/domain/duration';
 import { serviceErrorFrom } from '../support/thrown';
 import { CLOCK_START, startMock, type Authed, type Harness } from '../http/harness';
 import { startReceiver, type Receiver } from '../http/receiver';

@@ -2,7 +2,7 @@
 // connection; for the next N calls or a share of them. Nothing here is timed: what a fault did
 // is read from the journal, or seen in what the client got.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { FaultRegistry, pathPattern } from '../../mock/control/faults';
+import { FaultRegistry, pathPattern } from '../../mock/http/faults';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { control, eventually, funded } from './support';
 

@@ -1,6 +1,6 @@
 // The request journal: every request, newest first, the last 1000 kept in a ring buffer.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Journal, type JournalEntry } from '../../mock/control/journal';
+import { Journal, type JournalEntry } from '../../mock/http/journal';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { control } from './support';
 

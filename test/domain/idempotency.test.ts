@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createClock } from '../../mock/clock';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { fingerprint, runIdempotent } from '../../mock/http/idempotency';
-import type { HandlerResult } from '../../mock/http/types';
+import type { HandlerResult } from '../../mock/resources/types';
 import { MemoryStore } from '../../mock/store/memory-store';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MemoryStore } from '../../mock/store/memory-store';
-import type { QuoteRecord } from '../../mock/domain/records';
+import type { QuoteRecord } from '../../mock/store/records';
 
 const CUSTOMER = 'customer-a';
 const ACCOUNT = 'account-1';

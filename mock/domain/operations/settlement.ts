@@ -2,7 +2,7 @@
 // Debits are applied first and all-or-nothing: a short balance fails the operation with
 // INSUFFICIENT_BALANCE (DESIGN.md "Operations") and nothing moves.
 import { negate } from '../money';
-import type { Operation } from '../records';
+import type { Operation } from '../../store/records';
 
 export interface BalanceMove {
   accountId: string;

@@ -1,6 +1,6 @@
 // Runs jobs at a time of the mock clock (auto-settlement, webhook retries). A real timer waits
 // for the earliest job; moving the clock runs whatever fell due at once.
-import type { ControllableClock } from './clock';
+import type { ControllableClock } from '../clock';
 
 interface Job {
   dueAt: number;

@@ -2,7 +2,7 @@
 // JOURNAL_SIZE kept in a ring buffer, so recording costs O(1) whatever the traffic.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { localsOf } from '../http/request-id';
+import { localsOf } from './request-id';
 import type { Clock } from '../clock';
 
 export const JOURNAL_SIZE = 1000;

@@ -3,8 +3,8 @@
 // What it did is left on the response's locals (`fault`) for the journal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { localsOf } from '../http/request-id';
-import { writeJson } from '../http/write-json';
+import { localsOf } from './request-id';
+import { writeJson } from './write-json';
 import type { FaultAction, FaultRegistry } from './faults';
 import type { FaultTrace } from './journal';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { createClock, type ControllableClock } from '../mock/clock';
-import { Scheduler } from '../mock/scheduler';
+import { createClock, type ControllableClock } from '../../mock/clock';
+import { Scheduler } from '../../mock/jobs/scheduler';
 
 const START = Date.parse('2025-03-10T12:00:00.000Z');
 

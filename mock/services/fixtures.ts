@@ -1,9 +1,9 @@
 // Loads a fixture file (the demo data by default) into a store. Fixtures are data, checked
 // against the API document by a test; a missing or malformed file stops start-up.
 import { readFileSync } from 'node:fs';
-import type { DemoFixtures } from '../fixtures/types';
-import type { ReferenceData } from './services/deps';
-import type { Store } from './store/store';
+import type { DemoFixtures } from '../../fixtures/types';
+import type { ReferenceData } from './deps';
+import type { Store } from '../store/store';
 
 export function readFixtures(path: string): DemoFixtures {
   let parsed: DemoFixtures;
