@@ -1,6 +1,7 @@
 // The mock's configuration: one typed object, read once (by main) from the environment and
 // command-line flags. Nothing else in the code reads process.env.
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants, statSync } from 'node:fs';
 import { projectPath } from '../spec/project-root';
 import { parseDuration } from './domain/duration';
 import type { UrlPolicy } from './domain/url-policy';
@@ -83,58 +84,149 @@ export function defaultConfig(): Config {
   };
 }
 
-function bool(value: string, name: string): boolean {
-  if (['1', 'true', 'on', 'yes'].includes(value.toLowerCase())) return true;
-  if (['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
-  throw new Error(`${name} must be on or off, got "${value}"`);
+/** Why a setting was refused: names the variable or flag, the value and the accepted form. */
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    readonly value: string,
+    readonly accepted: string,
+  ) {
+    super(`${setting} must be ${accepted}, got ${JSON.stringify(value)}`);
+    this.name = 'ConfigError';
+  }
 }
 
-function int(value: string, name: string, min = 0): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min) throw new Error(`${name} must be a whole number >= ${min}, got "${value}"`);
-  return parsed;
+/** The largest delay Node's timers keep (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const ON = ['on', 'true', 'yes', '1'];
+const OFF = ['off', 'false', 'no', '0'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+// An instant with a date, a time and a zone, as `Date.toISOString()` writes it or with an offset.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** A parser answers the value, or undefined when the text is not of the accepted form. */
+type Parse<T> = (raw: string) => T | undefined;
+
+const whole =
+  (min: number, max: number = Number.MAX_SAFE_INTEGER): Parse<number> =>
+  (raw) => {
+    if (!/^\d+$/.test(raw.trim())) return undefined;
+    const value = Number(raw.trim());
+    return value >= min && value <= max ? value : undefined;
+  };
+
+const onOff: Parse<boolean> = (raw) => (ON.includes(raw.trim().toLowerCase()) ? true : OFF.includes(raw.trim().toLowerCase()) ? false : undefined);
+const offOr =
+  <T>(parse: Parse<T>): Parse<T | null> =>
+  (raw) =>
+    raw.trim().toLowerCase() === 'off' ? null : parse(raw);
+const oneOf =
+  <T extends string>(values: readonly T[]): Parse<T> =>
+  (raw) =>
+    values.find((v) => v === raw.trim().toLowerCase());
+const nonEmpty: Parse<string> = (raw) => (raw.trim() === '' ? undefined : raw);
+const hostName: Parse<string> = (raw) => (/^[A-Za-z0-9.:_[\]-]+$/.test(raw.trim()) ? raw.trim() : undefined);
+const instant: Parse<string> = (raw) => (ISO_INSTANT.test(raw.trim()) && !Number.isNaN(Date.parse(raw.trim())) ? new Date(Date.parse(raw.trim())).toISOString() : undefined);
+const readableFile: Parse<string> = (raw) => {
+  if (raw.trim() === '') return undefined;
+  try {
+    accessSync(raw, constants.R_OK);
+    return statSync(raw).isFile() ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+interface Setting<K extends keyof Config> {
+  key: K;
+  env: string;
+  /** The `fos-mock serve` option (commander's attribute name and the flag as typed), when there is one. */
+  flag?: { name: string; text: string };
+  accepted: string;
+  parse: Parse<Config[K]>;
 }
 
-/** "100/1s", "600/1m", "5/250ms", "100/s" (a bare unit is one of it), or "off". */
-export function parseRateLimit(value: string, name = 'RATE_LIMIT'): RateLimit | null {
-  if (value.toLowerCase() === 'off') return null;
-  const problem = `${name} must be off or <requests>/<period> such as 100/1s or 600/1m, got "${value}"`;
+const setting = <K extends keyof Config>(s: Setting<K>): Setting<K> => s;
+
+/** Every setting of the mock: its variable, its flag, the accepted form and its parser. */
+export const SETTINGS = [
+  setting({ key: 'port', env: 'PORT', flag: { name: 'port', text: '--port' }, accepted: 'a whole number from 0 to 65535', parse: whole(0, 65_535) }),
+  setting({ key: 'host', env: 'HOST', flag: { name: 'host', text: '--host' }, accepted: 'a host name or IP address', parse: hostName }),
+  setting({ key: 'quoteLifetimeMs', env: 'QUOTE_LIFETIME_MS', accepted: 'a whole number of milliseconds, at least 1', parse: whole(1) }),
+  setting({ key: 'strictResponses', env: 'STRICT_RESPONSES', flag: { name: 'strict', text: '--no-strict' }, accepted: 'on or off', parse: onOff }),
+  setting({ key: 'bodyLimitBytes', env: 'BODY_LIMIT_BYTES', accepted: 'a whole number of bytes, at least 1', parse: whole(1) }),
+  setting({ key: 'maxHeaderBytes', env: 'MAX_HEADER_BYTES', accepted: 'a whole number of bytes, at least 1024', parse: whole(1024) }),
+  setting({ key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', accepted: `a whole number of milliseconds from 0 (none) to ${MAX_TIMER_MS}`, parse: whole(0, MAX_TIMER_MS) }),
+  setting({ key: 'headersTimeoutMs', env: 'HEADERS_TIMEOUT_MS', accepted: `a whole number of milliseconds from 0 to ${MAX_TIMER_MS}`, parse: whole(0, MAX_TIMER_MS) }),
+  setting({ key: 'rateLimit', env: 'RATE_LIMIT', accepted: 'off or <requests>/<period> such as 100/1s or 600/1m', parse: offOr(rateLimitOf) }),
+  setting({
+    key: 'autoSettleMs',
+    env: 'AUTO_SETTLE_MS',
+    flag: { name: 'autoSettle', text: '--auto-settle' },
+    accepted: `off or a whole number of milliseconds up to ${MAX_TIMER_MS}`,
+    parse: offOr(whole(0, MAX_TIMER_MS)),
+  }),
+  setting({ key: 'secret', env: 'FOS_MOCK_SECRET', accepted: 'a non-empty string', parse: nonEmpty }),
+  setting({ key: 'controlApi', env: 'CONTROL_API', flag: { name: 'controlApi', text: '--no-control-api' }, accepted: 'on or off', parse: onOff }),
+  setting({ key: 'fixturesPath', env: 'FIXTURES', flag: { name: 'fixtures', text: '--fixtures' }, accepted: 'the path of a readable fixture file', parse: readableFile }),
+  setting({ key: 'urlPolicy', env: 'URL_POLICY', accepted: 'development or production', parse: oneOf(['development', 'production'] as const) }),
+  setting({ key: 'webhookTimeoutMs', env: 'WEBHOOK_TIMEOUT_MS', accepted: `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, parse: whole(1, MAX_TIMER_MS) }),
+  setting({ key: 'webhookSigning', env: 'WEBHOOK_SIGNING', accepted: 'on or off', parse: onOff }),
+  setting({
+    key: 'clockStart',
+    env: 'CLOCK_START',
+    flag: { name: 'clockStart', text: '--clock-start' },
+    accepted: 'an ISO 8601 instant with a zone, such as 2026-01-15T09:00:00Z',
+    parse: instant,
+  }),
+  setting({ key: 'logLevel', env: 'LOG_LEVEL', accepted: LOG_LEVELS.join(', '), parse: oneOf(LOG_LEVELS) }),
+] as const;
+
+/** "100/1s", "600/1m", "5/250ms", "100/s" (a bare unit is one of it); "off" is handled by the caller. */
+function rateLimitOf(value: string): RateLimit | undefined {
   const match = /^(\d+)\/(\w+)$/.exec(value.trim());
-  if (!match) throw new Error(problem);
+  if (!match) return undefined;
   const requests = Number(match[1]);
   let perMs: number;
   try {
     perMs = parseDuration(/^(d|h|m|s|ms)$/.test(match[2]!) ? `1${match[2]}` : match[2]);
   } catch {
-    throw new Error(problem);
+    return undefined;
   }
-  if (!Number.isSafeInteger(requests) || requests < 1 || perMs < 1) throw new Error(problem);
-  return { requests, perMs };
+  return Number.isSafeInteger(requests) && requests >= 1 && perMs >= 1 ? { requests, perMs } : undefined;
 }
 
-/** Reads the environment once; unknown or malformed values stop start-up with a clear message. */
-export function configFromEnv(env: Record<string, string | undefined>, base: Config = defaultConfig()): Config {
-  const config = { ...base };
-  if (env.PORT !== undefined) config.port = int(env.PORT, 'PORT');
-  if (env.HOST !== undefined) config.host = env.HOST;
-  if (env.QUOTE_LIFETIME_MS !== undefined) config.quoteLifetimeMs = int(env.QUOTE_LIFETIME_MS, 'QUOTE_LIFETIME_MS', 1);
-  if (env.STRICT_RESPONSES !== undefined) config.strictResponses = bool(env.STRICT_RESPONSES, 'STRICT_RESPONSES');
-  if (env.BODY_LIMIT_BYTES !== undefined) config.bodyLimitBytes = int(env.BODY_LIMIT_BYTES, 'BODY_LIMIT_BYTES', 1);
-  if (env.MAX_HEADER_BYTES !== undefined) config.maxHeaderBytes = int(env.MAX_HEADER_BYTES, 'MAX_HEADER_BYTES', 1024);
-  if (env.REQUEST_TIMEOUT_MS !== undefined) config.requestTimeoutMs = int(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS');
-  if (env.HEADERS_TIMEOUT_MS !== undefined) config.headersTimeoutMs = int(env.HEADERS_TIMEOUT_MS, 'HEADERS_TIMEOUT_MS');
-  if (env.RATE_LIMIT !== undefined) config.rateLimit = parseRateLimit(env.RATE_LIMIT);
-  if (env.AUTO_SETTLE_MS !== undefined) config.autoSettleMs = env.AUTO_SETTLE_MS === 'off' ? null : int(env.AUTO_SETTLE_MS, 'AUTO_SETTLE_MS');
-  if (env.FOS_MOCK_SECRET !== undefined) config.secret = env.FOS_MOCK_SECRET;
-  if (env.CONTROL_API !== undefined) config.controlApi = bool(env.CONTROL_API, 'CONTROL_API');
-  if (env.FIXTURES !== undefined) config.fixturesPath = env.FIXTURES;
-  if (env.URL_POLICY !== undefined) {
-    if (env.URL_POLICY !== 'development' && env.URL_POLICY !== 'production') throw new Error(`URL_POLICY must be development or production`);
-    config.urlPolicy = env.URL_POLICY;
+/** RATE_LIMIT's grammar on its own ("off" is null); throws a ConfigError naming RATE_LIMIT. */
+export function parseRateLimit(value: string): RateLimit | null {
+  return read(SETTINGS.find((s) => s.key === 'rateLimit') as Setting<'rateLimit'>, 'RATE_LIMIT', value);
+}
+
+function read<K extends keyof Config>(s: Setting<K>, name: string, raw: string): Config[K] {
+  const value = s.parse(raw);
+  if (value === undefined) throw new ConfigError(name, raw, s.accepted);
+  return value;
+}
+
+/** What `fos-mock serve` was given on its command line, as commander parsed it (values unchecked). */
+export type ServeFlags = Record<string, string | boolean | undefined>;
+
+/**
+ * The one configuration: defaults, then the environment, then the command-line flags, each value
+ * checked here and nowhere else. A value of the wrong form throws a ConfigError naming the
+ * variable or flag, so `serve` stops before it opens the port. Variables it does not know are
+ * none of its business (the environment holds many).
+ */
+export function configFrom(env: Record<string, string | undefined>, flags: ServeFlags = {}, base: Config = defaultConfig()): Config {
+  const config: Config = { ...base };
+  const assign = <K extends keyof Config>(s: Setting<K>, name: string, raw: string) => {
+    config[s.key] = read(s, name, raw);
+  };
+  for (const s of SETTINGS as readonly Setting<keyof Config>[]) {
+    const fromEnv = env[s.env];
+    if (fromEnv !== undefined) assign(s, s.env, fromEnv);
+    const flag = s.flag ? flags[s.flag.name] : undefined;
+    // A boolean flag is a --no-x switch: present, it turns the setting off.
+    if (flag !== undefined && s.flag) assign(s, s.flag.text, typeof flag === 'boolean' ? (flag ? 'on' : 'off') : flag);
   }
-  if (env.WEBHOOK_TIMEOUT_MS !== undefined) config.webhookTimeoutMs = int(env.WEBHOOK_TIMEOUT_MS, 'WEBHOOK_TIMEOUT_MS', 1);
-  if (env.WEBHOOK_SIGNING !== undefined) config.webhookSigning = bool(env.WEBHOOK_SIGNING, 'WEBHOOK_SIGNING');
-  if (env.CLOCK_START !== undefined) config.clockStart = env.CLOCK_START;
-  if (env.LOG_LEVEL !== undefined) config.logLevel = env.LOG_LEVEL;
   return config;
 }

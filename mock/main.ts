@@ -1,20 +1,13 @@
 // The entry point: reads the configuration once (environment, then flags), builds the app and
 // listens. `fos-mock serve` is what `npm start` runs.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { createApp } from './app';
-import { configFromEnv, type Config } from './config';
-import { readFixtures } from './services/fixtures';
+import { ConfigError, configFrom, type Config, type ServeFlags } from './config';
 import { createServer } from './server';
 import { registerClockCommand } from './cli/clock';
 import { registerScenarioCommand } from './cli/scenario';
 import { registerSnapshotCommand } from './cli/snapshot';
 import { registerTriggerCommand } from './cli/trigger';
-
-function integer(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('must be a whole number');
-  return parsed;
-}
 
 export async function serve(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
@@ -31,7 +24,7 @@ export async function serve(config: Config): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     const base = `http://${config.host}:${port}`;
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const customers = readFixtures(config.fixturesPath).customers;
+    const customers = mock.fixtures.customers;
     const lines = [
       `fos-mock listening on ${base} (ready in ${ms.toFixed(0)} ms; strict responses ${config.strictResponses ? 'on' : 'off'})`,
       'Demo credentials:',
@@ -55,29 +48,25 @@ export function program(): Command {
   cli
     .command('serve', { isDefault: true })
     .description('start the mock with its demo data')
-    .option('-p, --port <port>', 'port to listen on (env PORT, default 4010)', integer)
+    .option('-p, --port <port>', 'port to listen on (env PORT, default 4010)')
     .option('--host <host>', 'interface to listen on (env HOST, default 127.0.0.1)')
     .option('--fixtures <file>', 'fixture file to load (env FIXTURES)')
     .option('--no-strict', 'do not validate responses against the document (env STRICT_RESPONSES=off)')
     .option('--auto-settle <ms>', 'settle operations this long after creation, or "off" (env AUTO_SETTLE_MS)')
     .option('--clock-start <iso>', 'start the mock clock at this instant (env CLOCK_START)')
     .option('--no-control-api', 'do not serve the /_mock control API (env CONTROL_API=off)')
-    .action(async (flags) => {
+    .action(async (flags: ServeFlags, command: Command) => {
+      // commander sets a --no-x switch's attribute to true by default: only one typed on the
+      // command line is the user's choice, the environment decides otherwise.
+      const given = Object.fromEntries(Object.entries(flags).filter(([name]) => command.getOptionValueSource(name) === 'cli'));
       let config: Config;
       try {
-        config = configFromEnv(process.env);
-        if (flags.port !== undefined) config.port = flags.port;
-        if (flags.host !== undefined) config.host = flags.host;
-        if (flags.fixtures !== undefined) config.fixturesPath = flags.fixtures;
-        if (flags.strict === false) config.strictResponses = false;
-        if (flags.controlApi === false) config.controlApi = false;
-        if (flags.autoSettle !== undefined) config.autoSettleMs = flags.autoSettle === 'off' ? null : integer(flags.autoSettle);
-        if (flags.clockStart !== undefined) {
-          if (Number.isNaN(Date.parse(flags.clockStart))) throw new Error('--clock-start must be an ISO date-time');
-          config.clockStart = flags.clockStart;
-        }
+        config = configFrom(process.env, given);
       } catch (error) {
-        cli.error(`fos-mock: ${(error as Error).message}`);
+        if (!(error instanceof ConfigError)) throw error;
+        // One line naming the setting, before anything listens; 2 is the usage-error code.
+        process.stderr.write(`fos-mock: ${error.message}\n`);
+        process.exitCode = 2;
         return;
       }
       await serve(config);

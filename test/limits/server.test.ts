@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configFromEnv, defaultConfig, parseRateLimit } from '../../mock/config';
+import { configFrom, defaultConfig, parseRateLimit } from '../../mock/config';
 import { createServer, serverOptions } from '../../mock/server';
 import { startMock, type Harness } from '../http/harness';
 import { errorLog } from '../reliability/support/error-log';
@@ -146,9 +146,9 @@ describe('the server options', () => {
 
 describe('configuration from the environment', () => {
   it('reads MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and RATE_LIMIT', () => {
-    const config = configFromEnv({ MAX_HEADER_BYTES: '8192', REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '0', RATE_LIMIT: '100/1s' });
+    const config = configFrom({ MAX_HEADER_BYTES: '8192', REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '0', RATE_LIMIT: '100/1s' });
     expect(config).toMatchObject({ maxHeaderBytes: 8192, requestTimeoutMs: 5000, headersTimeoutMs: 0, rateLimit: { requests: 100, perMs: 1000 } });
-    expect(configFromEnv({ RATE_LIMIT: 'off' }).rateLimit).toBeNull();
+    expect(configFrom({ RATE_LIMIT: 'off' }).rateLimit).toBeNull();
   });
 
   it.each([
@@ -165,7 +165,7 @@ describe('configuration from the environment', () => {
   });
 
   it.each(['', 'on', '100', '0/1s', '10/0s', '-1/1s', '1.5/1s', '10/1x', '10/', '/1s'])('RATE_LIMIT=%s stops start-up with a clear message', (value) => {
-    expect(() => configFromEnv({ RATE_LIMIT: value })).toThrow(/RATE_LIMIT must be off or <requests>\/<period>/);
+    expect(() => configFrom({ RATE_LIMIT: value })).toThrow(/RATE_LIMIT must be off or <requests>\/<period>/);
   });
 
   it.each([
@@ -174,7 +174,7 @@ describe('configuration from the environment', () => {
     ['REQUEST_TIMEOUT_MS', '-1'],
     ['HEADERS_TIMEOUT_MS', '1.5'],
   ])('%s=%s stops start-up', (name, value) => {
-    expect(() => configFromEnv({ [name]: value })).toThrow(new RegExp(name));
+    expect(() => configFrom({ [name]: value })).toThrow(new RegExp(name));
   });
 });
 
