@@ -116,6 +116,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   // The rate limit (off by default) acts on the service routes only, never on /_mock.
   const serviceRouteDeps = { ...routeDeps, rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock) : undefined };
 
+  const routes = new RouteTable(contract.operations.map((op) => ({ op, target: handlers[op.operationId]! })));
   const app = express();
   app.disable('x-powered-by');
   // Responses are built per request; hashing them for an ETag is wasted work.
@@ -133,10 +134,9 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   // Faults act on the service routes only (the control router above answers /_mock itself);
   // the documented operations are answered by the front door, this covers the other paths.
   app.use(faultMiddleware(faults));
-  app.use(unmatchedRoute(contract));
+  app.use(unmatchedRoute(routes));
   app.use(errorHandler(logger));
 
-  const routes = new RouteTable(contract.operations.map((op) => ({ op, target: handlers[op.operationId]! })));
   const listener = serviceListener({ routes, deps: serviceRouteDeps, faults, journal, clock, logger, bodyLimitBytes: config.bodyLimitBytes, fallback: app });
 
   return {

@@ -8,6 +8,7 @@ import type { Contract } from '../../spec/contract';
 import { jsonBodyParser } from '../http/body';
 import { operationRoute, type RouteDeps } from '../http/operation-route';
 import type { HandlerTable } from '../resources/types';
+import { RouteTable } from '../http/route-table';
 import { unmatchedRoute } from '../http/unmatched-route';
 import { CONTROL_DOCUMENT_PATH, publicSchemaOf } from './contract';
 import { checkedAgainstPublic } from './public-schemas';
@@ -38,6 +39,6 @@ export function controlRouter(contract: Contract, handlers: HandlerTable, deps: 
     const checked = publicSchema && deps.config.strictResponses ? checkedAgainstPublic(handler, publicSchema, publicContract, deps.logger) : handler;
     router[op.method as 'get' | 'post' | 'put' | 'delete'](expressPath, operationRoute(op, checked, deps));
   }
-  router.use(underControl(unmatchedRoute(contract)));
+  router.use(underControl(unmatchedRoute(new RouteTable(contract.operations.map((op) => ({ op, target: op.operationId }))))));
   return router;
 }

@@ -1,9 +1,9 @@
 // The documented operations as a route table compiled once: a request's method and path find
 // their operation with a map look-up (concrete paths) or a few anchored patterns (templated
-// ones), instead of a walk through a router's layers. Matching follows Express's defaults,
-// which the fallback routes and the 404/405 answers use: case-insensitive, an optional
-// trailing slash, HEAD served by GET, and a concrete path owning its URL
-// (GET /v1/operations/deposits is not getOperation).
+// ones), instead of a walk through a router's layers. The same table says which methods a path
+// has, so the 404 and 405 answers (unmatched-route.ts) follow the very rules that match:
+// case-insensitive, an optional trailing slash, HEAD served by GET, and a concrete path owning
+// its URL (GET /v1/operations/deposits is not getOperation, and answers 405).
 import type { OperationContract } from '../../spec/contract';
 
 export interface RouteMatch<T> {
@@ -58,6 +58,15 @@ export class RouteTable<T> {
       list.push({ op, target, names, pattern: new RegExp(`^${source}/?$`, 'i') });
       this.templated.set(method, list);
     }
+  }
+
+  /** The methods documented for a raw path (no query), in the document's order; none for an unknown path. */
+  methodsAt(path: string): string[] {
+    const concrete = this.concrete.get(normalise(path));
+    if (concrete) return [...concrete.keys()];
+    const methods: string[] = [];
+    for (const [method, routes] of this.templated) if (routes.some((route) => route.pattern.test(path))) methods.push(method);
+    return methods;
   }
 
   /** The operation for a method and a raw path (no query), or undefined. */

@@ -1,21 +1,14 @@
 // Requests that match no operation: 405 (with Allow) when the path exists under another
-// method, 404 otherwise; both with the Error body.
+// method, 404 otherwise; both with the Error body. The route table that matches requests
+// decides, so what is matched and what is refused never disagree.
 import type { NextFunction, Request, Response } from 'express';
-import type { Contract } from '../../spec/contract';
 import { ServiceError } from '../errors/catalogue';
+import type { RouteTable } from './route-table';
 
-export function unmatchedRoute(contract: Contract) {
-  const templates = contract.operations.map((op) => ({
-    method: op.method.toUpperCase(),
-    pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`),
-    concrete: !op.path.includes('{'),
-  }));
+export function unmatchedRoute(routes: RouteTable<unknown>) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const matching = templates.filter((t) => t.pattern.test(req.path));
-    // A concrete path owns its URL: GET /v1/operations/deposits is not getOperation.
-    const owners = matching.some((t) => t.concrete) ? matching.filter((t) => t.concrete) : matching;
-    if (owners.length === 0) return next(new ServiceError('ROUTE_NOT_FOUND', { method: req.method, path: req.path }));
-    const allowed = [...new Set(owners.map((t) => t.method))];
+    const allowed = routes.methodsAt(req.path);
+    if (allowed.length === 0) return next(new ServiceError('ROUTE_NOT_FOUND', { method: req.method, path: req.path }));
     res.setHeader('Allow', allowed.join(', '));
     next(new ServiceError('METHOD_NOT_ALLOWED', { method: req.method, allowed }));
   };

@@ -203,6 +203,18 @@ describe('routing', () => {
     expect(res.headers.allow).toBe('GET');
   });
 
+  it('matches and refuses by the same rules: DELETE /API/Accounts is 405 like DELETE /api/accounts, GET /API/Accounts is the list', async () => {
+    for (const path of ['/api/accounts', '/API/Accounts', '/Api/Accounts/']) {
+      const res = await h.http.delete(path).expect(405);
+      expect(res.body.code).toBe('METHOD_NOT_ALLOWED');
+      expect(res.headers.allow).toBe('GET');
+    }
+    const api = await h.as();
+    await api.get('/API/Accounts').expect(200);
+    const templated = await h.http.delete('/V1/Subscriptions/3f1c2a4e-8b7d-4c59-9e21-6a0d5b7c8e90/ExecutionLogs').expect(405);
+    expect(templated.headers.allow).toBe('GET');
+  });
+
   it('does not take a concrete path for a templated one: GET /v1/operations/deposits is 405', async () => {
     const api = await h.as();
     const res = await api.get('/v1/operations/deposits').expect(405);

@@ -1,5 +1,5 @@
-// The service front door's route table finds operations as Express's router would (the 404 and
-// 405 answers and the control API still go through Express, so the two must agree).
+// The service front door's route table finds operations as Express's router would, and says
+// which methods a path has, so the 404 and 405 answers follow the same rules.
 import { describe, expect, it } from '@jest/globals';
 import { RouteTable } from '../../mock/http/route-table';
 import { contract } from './harness';
@@ -26,7 +26,14 @@ describe('the route table', () => {
     expect(table().match('GET', '/v1/operations/3f1c2a4e-8b7d-4c59-9e21-6a0d5b7c8e90')?.target).toBe('getOperation');
   });
 
-  it('knows nothing of other methods, deeper paths or unknown ones (Express answers those 404 or 405)', () => {
+  it('says which methods a path has, by the same rules as it matches (the 405 Allow header)', () => {
+    expect(table().methodsAt('/API/Accounts/')).toEqual(['GET']);
+    expect(table().methodsAt('/v1/subscriptions/s-1')).toEqual(['GET', 'PATCH', 'DELETE']);
+    expect(table().methodsAt('/v1/operations/deposits')).toEqual(['POST']);
+    expect(table().methodsAt('/nowhere')).toEqual([]);
+  });
+
+  it('knows nothing of other methods, deeper paths or unknown ones (those are answered 404 or 405)', () => {
     expect(table().match('DELETE', '/api/accounts')).toBeUndefined();
     expect(table().match('GET', '/api/accounts/a/b')).toBeUndefined();
     expect(table().match('GET', '/nowhere')).toBeUndefined();
