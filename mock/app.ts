@@ -133,7 +133,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   }
   // Faults act on the service routes only (the control router above answers /_mock itself);
   // the documented operations are answered by the front door, this covers the other paths.
-  app.use(faultMiddleware(faults));
+  app.use(faultMiddleware(faults, logger));
   app.use(unmatchedRoute(routes));
   app.use(errorHandler(logger));
 

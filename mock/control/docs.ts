@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
 import { DEFAULT_DOCUMENT_PATH } from '../../spec/contract/document';
-import { errorBody, ServiceError } from '../errors/catalogue';
+import { ServiceError } from '../errors/catalogue';
 
 /** The package (and version) /docs is built for. */
 export const DOCS_PACKAGE = 'redoc@2.5.4';
@@ -47,14 +47,15 @@ export function docsRouter(options: { controlApi: boolean; renderer?: string }):
     { package: DOCS_PACKAGE, install: `npm install ${DOCS_PACKAGE}`, document: '/openapi.yaml' },
     `The API reference needs the ${DOCS_PACKAGE} package, which is not installed. The document itself is at /openapi.yaml.`,
   );
-  router.get(['/docs', '/docs/control'], (req, res) => {
-    if (!renderer) return void res.status(unavailable.status).json(errorBody(unavailable));
+  // Refusals go to the app's error handler: the one serialiser writes every Error body.
+  router.get(['/docs', '/docs/control'], (req, res, next) => {
+    if (!renderer) return next(unavailable);
     const control = req.path.startsWith('/docs/control');
-    if (control && !options.controlApi) return void res.status(404).json(errorBody(new ServiceError('ROUTE_NOT_FOUND', { method: req.method, path: req.path })));
+    if (control && !options.controlApi) return next(new ServiceError('ROUTE_NOT_FOUND', { method: req.method, path: req.path }));
     res.type('html').send(control ? page('fos-mock control API', '/_mock/openapi.yaml') : page('Financial Operations Service API (fos-mock)', '/openapi.yaml'));
   });
-  router.get('/docs/redoc.standalone.js', (_req, res) => {
-    if (!renderer) return void res.status(unavailable.status).json(errorBody(unavailable));
+  router.get('/docs/redoc.standalone.js', (_req, res, next) => {
+    if (!renderer) return next(unavailable);
     res.type('text/javascript').sendFile(renderer);
   });
   return router;

@@ -38,14 +38,25 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 /** Thrown by domain and HTTP code alike; the one error serialiser turns it into the Error body. */
 export class ServiceError extends Error {
   readonly status: number;
+  readonly code: string;
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     readonly details?: Record<string, unknown>,
     message?: string,
   ) {
     super(message ?? ERROR_CATALOGUE[code].message);
     this.name = 'ServiceError';
+    this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
+  }
+
+  /**
+   * An error a tester injected through the control API: its status, code and message are the
+   * fault's own (any 4xx or 5xx, any code), answered like every other error.
+   */
+  static injected(fault: { status: number; code: string; message: string }, details: Record<string, unknown>): ServiceError {
+    const error = new ServiceError('INJECTED_FAULT', details, fault.message);
+    return Object.assign(error, { status: fault.status, code: fault.code });
   }
 }
 

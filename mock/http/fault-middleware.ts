@@ -3,13 +3,15 @@
 // What it did is left on the response's locals (`fault`) for the journal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { localsOf } from './request-id';
-import { writeJson } from './write-json';
+import type { Logger } from 'pino';
+import { ServiceError } from '../errors/catalogue';
+import { answerError } from './error-handler';
 import type { FaultAction, FaultRegistry } from './faults';
 import type { FaultTrace } from './journal';
+import { localsOf } from './request-id';
 
 /** Carries out a fault the registry handed out; true when it answered or dropped the request. */
-export async function applyFault(action: FaultAction, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+export async function applyFault(action: FaultAction, req: IncomingMessage, res: ServerResponse, logger: Logger): Promise<boolean> {
   const { fault, latencyMs } = action;
   const trace: FaultTrace = { id: fault.id };
   localsOf(res).fault = trace;
@@ -24,17 +26,17 @@ export async function applyFault(action: FaultAction, req: IncomingMessage, res:
   }
   if (fault.error) {
     trace.error = fault.error.status;
-    writeJson(res, fault.error.status, JSON.stringify({ code: fault.error.code, message: fault.error.message, details: { faultId: fault.id } }));
+    answerError(ServiceError.injected(fault.error, { faultId: fault.id }), req, res, logger);
     return true;
   }
   return false;
 }
 
 /** Faults on paths the service front door does not answer (unknown paths, other methods, /docs). */
-export function faultMiddleware(registry: FaultRegistry) {
+export function faultMiddleware(registry: FaultRegistry, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (req.path === '/_mock' || req.path.startsWith('/_mock/')) return next();
     const action = registry.take(req.method, req.path);
-    if (!action || !(await applyFault(action, req, res))) next();
+    if (!action || !(await applyFault(action, req, res, logger))) next();
   };
 }

@@ -48,7 +48,7 @@ export function serviceListener(door: FrontDoor): RequestListener {
 
   async function serve(req: IncomingMessage, res: ServerResponse, url: string, path: string, match: RouteMatch<Handler>): Promise<void> {
     const action = door.faults.take(req.method ?? '', path);
-    if (action && (await applyFault(action, req, res))) return;
+    if (action && (await applyFault(action, req, res, door.logger))) return;
     const params = decodeParams(match.params);
     const queryStart = url.indexOf('?');
     // Express 5's default ("simple") query parser is node:querystring: the same values here.
