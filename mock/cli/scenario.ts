@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../scenarios/errors';
 import type { ScenarioResult } from '../scenarios/types';
+import { deferred } from '../lazy/deferred';
 import { guarded, out, withUrlOption, type Env } from './target';
 
 /** Files as given; a folder stands for its *.yaml / *.yml files, in name order. */
@@ -24,6 +25,11 @@ export function expandFiles(paths: string[]): string[] {
   });
 }
 
+// Loaded when a scenario runs (ajv for the scenario schema, the runner, an in-process mock), not
+// when `serve` starts, which must answer within half a second.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a require inside `deferred` is what defers the load
+const scenarioTools = deferred(() => require('./scenario-tools') as typeof import('./scenario-tools'));
+
 export function registerScenarioCommand(cli: Command, env: Env): void {
   const scenario = cli.command('scenario').description('run QA scenario files (YAML; schema: spec/scenario.schema.json)');
   withUrlOption(
@@ -35,14 +41,7 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
     'base URL of a running mock (env FOS_MOCK_URL); without either, an in-process mock is started for the run',
   ).action(async (paths: string[], flags: { url?: string }) =>
     guarded(async () => {
-      // Loaded when a scenario runs (ajv for the scenario schema, the runner, an in-process
-      // mock), not when `serve` starts: start-up time is one of issue #7's goals.
-      /* eslint-disable @typescript-eslint/no-require-imports -- deferred on purpose, see above */
-      const { formatHeader, formatResult, formatTotals, progressPrinter } = require('../scenarios/reporter') as typeof import('../scenarios/reporter');
-      const { runScenario } = require('../scenarios/runner') as typeof import('../scenarios/runner');
-      const { loadScenarioFile } = require('../scenarios/loader') as typeof import('../scenarios/loader');
-      const { startLocalMock } = require('./local-mock') as typeof import('./local-mock');
-      /* eslint-enable @typescript-eslint/no-require-imports */
+      const { formatHeader, formatResult, formatTotals, progressPrinter, runScenario, loadScenarioFile, startLocalMock } = scenarioTools();
       const files = expandFiles(paths);
       const given = flags.url || env.FOS_MOCK_URL || undefined;
       const local = given ? undefined : await startLocalMock();

@@ -18,12 +18,7 @@
 //   with tag 63) but THROWS a TypeError, instead of returning its error object, on some
 //   malformed nested templates whose CRC is right (e.g. a broken tag 26). isValidBrCode catches.
 import type * as PixUtils from 'pix-utils';
-
-// pix-utils brings axios and qrcode with it (about 50 ms of start-up) for features never used
-// here: it is loaded on the first BR Code built or read.
-let lib: typeof PixUtils | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
-const pixUtils = (): typeof PixUtils => (lib ??= require('pix-utils') as typeof PixUtils);
+import { pixUtils } from '../lazy/modules';
 
 /** Host and path prefix of the (fictitious, never fetched) dynamic payload location. */
 export const BR_CODE_URL_PREFIX = 'pix.fos-mock.local/qr/v2/';

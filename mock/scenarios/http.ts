@@ -1,7 +1,7 @@
 // A small JSON client of one mock (service and control API), shared by the scenario runner and
 // the CLI: it parses answers, and turns "nobody listens there" into a clear MockTargetError.
 import type { Agent, Dispatcher } from 'undici';
-import { undici } from '../lazy/undici';
+import { undici } from '../lazy/modules';
 import { MockTargetError, unreachable } from './errors';
 
 export interface HttpAnswer {

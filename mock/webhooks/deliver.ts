@@ -2,7 +2,7 @@
 // following redirects. Seed: "Any 2xx response counts as successful delivery; anything else,
 // or a network error, is a failure"; httpStatus is 0 when no answer arrived.
 import type { Agent } from 'undici';
-import { undici } from '../lazy/undici';
+import { undici } from '../lazy/modules';
 
 export interface DeliveryRequest {
   url: string;

@@ -1,0 +1,5 @@
+// What `fos-mock scenario run` needs and `serve` does not; scenario.ts loads it on first use.
+export { formatHeader, formatResult, formatTotals, progressPrinter } from '../scenarios/reporter';
+export { loadScenarioFile } from '../scenarios/loader';
+export { runScenario } from '../scenarios/runner';
+export { startLocalMock } from './local-mock';
