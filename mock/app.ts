@@ -28,7 +28,7 @@ import { ResponseEncoder } from './http/response-encoder';
 import { RouteTable } from './http/route-table';
 import { serviceListener } from './http/service-listener';
 import { unmatchedRoute } from './http/unmatched-route';
-import type { HandlerTable } from './resources/types';
+import { routeHandlers, type ServiceHandlers } from './resources/types';
 import { handlers as defaultHandlers } from './resources/handlers';
 import { Scheduler } from './jobs/scheduler';
 import type { Deps } from './services/deps';
@@ -47,7 +47,7 @@ export interface AppOptions {
   logger?: Logger;
   /** Fixture data; by default the file named by config.fixturesPath. */
   fixtures?: DemoFixtures;
-  handlers?: HandlerTable;
+  handlers?: ServiceHandlers;
   /** Replaces the HTTP delivery of webhooks (tests of the dispatcher). */
   deliver?: Deliver;
   /** The compiled control document (spec/control-openapi.yaml) when the control API is on. */
@@ -82,7 +82,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const config: Config = { ...defaultConfig(), ...options.config };
   const logger = options.logger ?? pino({ level: config.logLevel });
   const contract = options.contract ?? loadContract(undefined, { precompiled: options.precompiled });
-  const handlers = options.handlers ?? defaultHandlers;
+  const handlers = routeHandlers(options.handlers ?? defaultHandlers);
   assertHandlersMatchDocument(contract, handlers);
 
   const clock = options.clock ?? createClock({ start: config.clockStart ? Date.parse(config.clockStart) : undefined });
@@ -156,8 +156,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   };
 }
 
-/** DESIGN.md: the mock's routes exist for exactly the operations in the document. */
-export function assertHandlersMatchDocument(contract: Contract, handlers: HandlerTable): void {
+/** The mock's routes exist for exactly the operations in the document: none missing, none extra. */
+export function assertHandlersMatchDocument(contract: Contract, handlers: Record<string, unknown>): void {
   const documented = new Set(contract.operations.map((op) => op.operationId));
   const missing = [...documented].filter((id) => !handlers[id]);
   const extra = Object.keys(handlers).filter((id) => !documented.has(id));

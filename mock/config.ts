@@ -35,7 +35,7 @@ export interface Config {
   rateLimit: RateLimit | null;
   /** Operations settle this long after creation, in ms of mock time; null leaves them to the control API (env AUTO_SETTLE_MS, "off" for null; default 5 s). */
   autoSettleMs: number | null;
-  /** How long an idempotency key is remembered, in ms of mock time (DESIGN.md: 24 h). */
+  /** How long an idempotency key is remembered, in ms of mock time (24 h, as the XIdempotencyKey parameter says). */
   idempotencyTtlMs: number;
   /** Access-token lifetime in seconds (seed: 82800, 23 h). */
   tokenLifetimeSeconds: number;
@@ -51,7 +51,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Sign webhook deliveries per the Standard Webhooks scheme and show each subscription's secret (env WEBHOOK_SIGNING, default off: the seed documents no signing). */
   webhookSigning: boolean;
-  /** Delays before each retry of a failed delivery, in ms of mock time (DESIGN.md: 5 s, 30 s, 2 min, 10 min, 1 h). */
+  /** Delays before each retry of a failed delivery, in ms of mock time (5 s, 30 s, 2 min, 10 min, 1 h, as the document's webhooks say). */
   retryScheduleMs: number[];
   /** Mock clock start (ISO date-time); the real time when absent (env CLOCK_START). */
   clockStart?: string;

@@ -1,4 +1,4 @@
-// Which event types belong to which subscription resource (DESIGN.md: resource names ACCOUNT,
+// Which event types belong to which subscription resource (ours, the ResourceName schema: resource names ACCOUNT,
 // BENEFICIARY, OPERATION; ACCOUNT_* on accounts, OPERATION_* on operations,
 // BENEFICIARY_INSTRUCTION_* on payment instructions). Descriptions serve the reference look-up.
 import type { EventType, ResourceName } from '../store/records';

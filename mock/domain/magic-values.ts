@@ -1,4 +1,4 @@
-// Magic values (DESIGN.md: documented inputs that force an outcome without the control API).
+// Magic values (ours, documented in the README: inputs that force an outcome without the control API).
 // A client under test can reach a failure path through the public API alone, e.g. from a
 // contract run that has no /_mock access. Listed in the README and in the control document's
 // description; each is an x-assumption of the public document. Kept few and memorable.

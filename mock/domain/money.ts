@@ -13,7 +13,7 @@ export function scaleOf(asset: string, scales: AssetScales): number {
   return scale;
 }
 
-/** Formats at exactly `decimals` places, rounding down (DESIGN.md: target amounts round down). */
+/** Formats at exactly `decimals` places, rounding down (target amounts round down, as the Quote schema says). */
 export function atScale(value: DecimalBase.Value, decimals: number, rounding: 'down' | 'up' = 'down'): string {
   return new Decimal(value).toFixed(decimals, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
 }

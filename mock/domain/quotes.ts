@@ -37,7 +37,7 @@ export function rateFor(sourceAsset: string, targetAsset: string, rates: Rate[])
 
 /**
  * Fixes both amounts. From a source amount, the target is rounded down to the target scale
- * (DESIGN.md); from a target amount, the source is rounded up so the customer never pays
+ * (the Quote schema); from a target amount, the source is rounded up so the customer never pays
  * less than the target is worth.
  */
 export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetScales): Price {

@@ -1,5 +1,6 @@
 // The one catalogue of error codes: each code's HTTP status and default message, defined once.
-// DESIGN.md "Errors" fixes the codes and statuses; the seed fixes 401 and 404 RESOURCE_NOT_FOUND.
+// The seed fixes 401 and 404 RESOURCE_NOT_FOUND; the other codes and statuses are ours, each marked
+// x-assumption where the OpenAPI document answers it.
 export const ERROR_CATALOGUE = {
   VALIDATION_ERROR: { status: 400, message: 'The request does not match the API document.' },
   IDEMPOTENCY_KEY_REQUIRED: { status: 400, message: 'The X-Idempotency-Key header is required on POST, PUT and PATCH.' },

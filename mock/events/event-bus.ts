@@ -1,4 +1,4 @@
-// Domain events: every state change publishes one (DESIGN.md "Events"). Publishing never waits
+// Domain events: every state change publishes one (the event types of the OpenAPI document's webhooks). Publishing never waits
 // on delivery; listeners (the webhook dispatcher) queue what they need and return at once.
 import type { EventType, ResourceName } from '../store/records';
 

@@ -1,4 +1,4 @@
-// Idempotency (DESIGN.md): scope (customer, key); a replay of the same method, path and body
+// Idempotency (the XIdempotencyKey parameter of the OpenAPI document): scope (customer, key); a replay of the same method, path and body
 // answers the first status and body with X-Idempotent-Replayed: true; the same key with another
 // request is 422 IDEMPOTENCY_KEY_REUSED; while the first is running, 409 in progress. Keys live
 // 24 h of mock time. Requests rejected as invalid (400) or failed by the mock (5xx) do not

@@ -17,7 +17,7 @@ import { fingerprint, runIdempotent } from './idempotency';
 import type { RateLimiter } from './rate-limit';
 import { requestIdOf } from './request-id';
 import type { ResponseEncoder } from './response-encoder';
-import type { Handler, HandlerResult } from '../resources/types';
+import type { HandlerResult, RouteHandler } from '../resources/types';
 import { checkVersion } from './version';
 import { writeJson } from './write-json';
 
@@ -49,7 +49,7 @@ export interface OperationRequest {
  * Runs the operation and writes its answer. A ServiceError (from any step) is answered with its
  * status and Error body; anything else is thrown for the caller's error serialiser (a 500).
  */
-export async function runOperation(op: OperationContract, handler: Handler, deps: RouteDeps, request: OperationRequest, res: ServerResponse): Promise<void> {
+export async function runOperation(op: OperationContract, handler: RouteHandler, deps: RouteDeps, request: OperationRequest, res: ServerResponse): Promise<void> {
   let result: HandlerResult;
   let replayed = false;
   try {
@@ -95,7 +95,7 @@ function send(op: OperationContract, result: HandlerResult, request: OperationRe
 }
 
 /** The pipeline as an Express route (the control API's router). */
-export function operationRoute(op: OperationContract, handler: Handler, deps: RouteDeps): RequestHandler {
+export function operationRoute(op: OperationContract, handler: RouteHandler, deps: RouteDeps): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const request: OperationRequest = { method: req.method, url: req.originalUrl, headers: req.headers, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
     runOperation(op, handler, deps, request, res).catch(next);

@@ -4,7 +4,7 @@
 // A stored record is never edited in place (the store replaces it; the memory store freezes what
 // it keeps), so the JSON of an object, and the fact that it passed a given check, are kept beside
 // the object in WeakMaps. A page of unchanged records then costs a look-up per item and a check of
-// its small envelope, not a validation and a stringify of every item (issue #7: pre-serialise,
+// its small envelope, not a validation and a stringify of every item (to keep a list cheap: pre-serialise,
 // no per-request work the rules do not need). A changed record is a new object: it is checked
 // and serialised afresh, and the old entries go when the old object does.
 import type { OperationContract, ResponseCheck } from '../../spec/contract';

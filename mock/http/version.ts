@@ -1,5 +1,5 @@
 // Seed "Versioning": optional X-Service-Version; absent means the default. This mock serves
-// version 1 only (DESIGN.md: anything else is 400 UNSUPPORTED_VERSION).
+// version 1 only (anything else is 400 UNSUPPORTED_VERSION, as the XServiceVersion parameter says).
 import { ServiceError } from '../errors/catalogue';
 
 export const SUPPORTED_VERSIONS = ['1'];

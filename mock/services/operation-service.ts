@@ -1,5 +1,5 @@
 // Operations: deposit, withdrawal, swap and transfer creation with the seed's quote rules, and
-// their settlement (DESIGN.md "Operations"): balances per account and asset, a short balance
+// their settlement (the Operation schema's x-assumption): balances per account and asset, a short balance
 // fails the operation with INSUFFICIENT_BALANCE, only confirmed rail transactions are recorded.
 import { ServiceError } from '../errors/catalogue';
 import { amount, fitsScale, isPositive, scaleOf } from '../domain/money';

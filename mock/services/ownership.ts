@@ -1,5 +1,5 @@
 // Tenancy: every read goes through these, so another customer's record answers exactly as an
-// unknown id does (DESIGN.md: 404 RESOURCE_NOT_FOUND, never 403, no existence leak).
+// unknown id does (404 RESOURCE_NOT_FOUND, never 403, so nothing tells that the id exists).
 import { ServiceError } from '../errors/catalogue';
 import type { AccountRecord, Beneficiary, Operation, SubscriptionRecord } from '../store/records';
 import type { Store } from '../store/store';

@@ -1,4 +1,4 @@
-// Quotes (DESIGN.md "Quotes"): priced from the fixture rate table, alive 30 s of mock time by
+// Quotes (POST /v1/quotes in the OpenAPI document): priced from the fixture rate table, alive 30 s of mock time by
 // default, consumed at most once (the atomic step is store.consumeQuote).
 import { ServiceError } from '../errors/catalogue';
 import { amount } from '../domain/money';

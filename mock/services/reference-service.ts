@@ -1,4 +1,4 @@
-// Subscription reference look-ups (DESIGN.md): fixed lists, paginated like every other list.
+// Subscription reference look-ups (GET /v1/reference/resources and /eventTypes in the OpenAPI document): fixed lists, paginated like every other list.
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, RESOURCE_EVENTS, RESOURCE_NAMES, resourceOf } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { EventType } from '../store/records';

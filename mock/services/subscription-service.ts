@@ -1,4 +1,4 @@
-// Webhook subscriptions (seed: create body rules; DESIGN.md: list/get/update/delete) and the
+// Webhook subscriptions (seed: create body rules; ours, in the OpenAPI document: list/get/update/delete) and the
 // execution-log listing with the `filters` grammar.
 import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../errors/catalogue';

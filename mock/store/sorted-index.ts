@@ -1,5 +1,5 @@
 // A per-scope list of insertion keys, kept ascending, so a page is a binary search plus a
-// slice: O(log n + page size) whatever the size of the list (DESIGN.md "Pagination").
+// slice: O(log n + page size) whatever the size of the list (the document's pagination: a page costs O(page size), not O(all records)).
 export class SortedIndex {
   private keys: number[] = [];
 

@@ -1,4 +1,4 @@
-// Turns domain events into webhook deliveries (DESIGN.md "Webhook delivery"):
+// Turns domain events into webhook deliveries (the `webhooks` of the OpenAPI document):
 // - a subscription receives the events of the resources and event types it names, of its own
 //   customer only;
 // - publishing never waits: each subscription has its own queue, so a slow or dead receiver

@@ -1,6 +1,6 @@
 // What settling an operation does to balances, and the confirmed rail transactions it records.
 // Debits are applied first and all-or-nothing: a short balance fails the operation with
-// INSUFFICIENT_BALANCE (DESIGN.md "Operations") and nothing moves.
+// INSUFFICIENT_BALANCE (the Operation schema's x-assumption) and nothing moves.
 import { negate } from '../money';
 import type { Operation } from '../../store/records';
 

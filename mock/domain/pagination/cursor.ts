@@ -1,4 +1,4 @@
-// Opaque, signed cursors (DESIGN.md "Pagination"). A cursor names a position in one list (its
+// Opaque, signed cursors (the cursor parameter of the OpenAPI document). A cursor names a position in one list (its
 // kind and owner), the direction to walk and the sort order; an HMAC over all of that and the
 // list's identity makes a forged, edited or borrowed cursor fail as INVALID_CURSOR.
 import { createHmac, timingSafeEqual } from 'node:crypto';
