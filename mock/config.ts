@@ -51,7 +51,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Sign webhook deliveries per the Standard Webhooks scheme and show each subscription's secret (env WEBHOOK_SIGNING, default off: the seed documents no signing). */
   webhookSigning: boolean;
-  /** Delays before each retry of a failed delivery, in ms of mock time (5 s, 30 s, 2 min, 10 min, 1 h, as the document's webhooks say). */
+  /** Delays before each retry of a failed delivery, in ms of mock time (ours: 5 s, 30 s, 2 min, 10 min, 1 h; the seed leaves the schedule open). */
   retryScheduleMs: number[];
   /** Mock clock start (ISO date-time); the real time when absent (env CLOCK_START). */
   clockStart?: string;
