@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { startMock, type Harness } from '../http/harness';
 import { demo } from '../http/fixture-ids';
-import { startReceiver } from '../http/receiver';
+import { startReceiver } from '../../mock/receiver/receiver';
 import { resourceEvent } from '../../mock/events/resource-event';
 import type { EventType } from '../../mock/store/records';
 import { createQuote, expectStatus, walkAll } from './support/api';
@@ -130,8 +130,8 @@ describe('a subscriber that never answers', () => {
   it(`slows neither the API (${API_CALLS_WHILE_HANGING} calls complete while its delivery is pending) nor another subscription of the same customer`, async () => {
     // A time-out far longer than the test: the delivery stays pending until the receiver goes away.
     const h = await startMock({ logger: errors.logger, config: { webhookTimeoutMs: 120_000 } });
-    const silent = await startReceiver('hang');
-    const healthy = await startReceiver({ status: 200 });
+    const silent = await startReceiver({ fallback: 'hang' });
+    const healthy = await startReceiver({ fallback: { status: 200 } });
     const served = await serve(h.mock.app);
     try {
       const api = client(served, await h.token('customer1'));

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { startMock, type Harness } from '../http/harness';
 import { demo } from '../http/fixture-ids';
-import { startReceiver, type Receiver } from '../http/receiver';
+import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { answerProblems } from './support/checks';
 import { report } from './support/env';

@@ -1,10 +1,13 @@
-// A loopback webhook receiver that decides each delivery's fate from its message id and the
-// attempt number (so a "random third" of deliveries fail, but never a message's last allowed
-// attempt), and records every request it got, whatever it answered.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+// The subscriber that fails a seeded third of its deliveries: the scripted webhook receiver
+// (mock/receiver) answering each request by its message id and attempt number (so a "random
+// third" of deliveries fail, but never a message's last allowed attempt), recording every
+// request it got, whatever it answered.
+import { startReceiver, type Answer } from '../../../mock/receiver/receiver';
 
 export type Fate = 'ok' | 'status500' | 'reset' | 'hang';
+
+const ANSWERS: Record<Fate, Answer> = { ok: { status: 200, body: 'ok' }, status500: { status: 500, body: 'status500' }, reset: 'reset', hang: 'hang' };
+const FATES = Object.keys(ANSWERS) as Fate[];
 
 export interface Arrival {
   path: string;
@@ -18,45 +21,31 @@ export interface Arrival {
 
 export interface FlakyReceiver {
   base: string;
-  arrivals: Arrival[];
+  /** Every request, in arrival order. */
+  readonly arrivals: Arrival[];
   close(): Promise<void>;
 }
 
 export async function startFlakyReceiver(decide: (messageId: string, attempt: number) => Fate): Promise<FlakyReceiver> {
-  const arrivals: Arrival[] = [];
-  const attempts = new Map<string, number>();
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const messageId = String(req.headers['x-message-id']);
-      const attempt = attempts.get(messageId) ?? 0;
-      attempts.set(messageId, attempt + 1);
-      const fate = decide(messageId, attempt);
-      arrivals.push({ path: req.url ?? '', messageId, eventType: String(req.headers['x-event-type']), body: Buffer.concat(chunks).toString('utf8'), attempt, fate });
-      if (fate === 'hang') return; // the mock's time-out ends it
-      if (fate === 'reset') return void req.socket.destroy();
-      res.writeHead(fate === 'ok' ? 200 : 500).end(fate);
-    });
+  const receiver = await startReceiver({
+    fallback: (arrival) => ANSWERS[decide(String(arrival.headers['x-message-id']), arrival.attempt)],
+    // Longer than any test: an idle keep-alive socket closed under the mock's feet would turn into
+    // a failed attempt this receiver never saw.
+    keepAliveTimeoutMs: 120_000,
   });
-  // Longer than any test: an idle keep-alive socket closed under the mock's feet would turn into
-  // a failed attempt this receiver never saw.
-  server.keepAliveTimeout = 120_000;
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
-    base: `http://127.0.0.1:${port}`,
-    arrivals,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    base: receiver.base,
+    get arrivals() {
+      return receiver.received.map((d) => ({
+        path: d.path,
+        messageId: String(d.headers['x-message-id']),
+        eventType: String(d.headers['x-event-type']),
+        body: d.body,
+        attempt: d.attempt,
+        fate: FATES.find((fate) => ANSWERS[fate] === d.answer)!,
+      }));
+    },
+    close: () => receiver.close(),
   };
 }
 

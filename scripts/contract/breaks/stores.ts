@@ -1,0 +1,34 @@
+// Breaks made by a store that keeps too little (createApp's `store` option): quotes never marked
+// consumed, idempotency keys that ignore the request body.
+import { MemoryStore } from '../../../mock/store/memory-store';
+import type { IdempotencyClaim } from '../../../mock/store/store';
+import type { Break } from './break';
+
+/** Quotes are checked but never marked consumed: each can fund any number of operations. */
+class QuoteNeverConsumedStore extends MemoryStore {
+  override async consumeQuote(): Promise<boolean> {
+    return true;
+  }
+}
+
+/** The idempotency key is remembered, but a different request under it replays the first answer. */
+class KeyIgnoresBodyStore extends MemoryStore {
+  override async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
+    const claim = await super.claimIdempotencyKey(key, fingerprint, now, ttlMs);
+    return claim.outcome === 'CLAIMED' ? claim : { ...claim, entry: { ...claim.entry, fingerprint } };
+  }
+}
+
+export const quoteUsableTwice: Break = {
+  id: 'quote-usable-twice',
+  what: 'a quote is never marked consumed: it funds any number of operations',
+  files: ['quotes'],
+  options: () => ({ store: new QuoteNeverConsumedStore() }),
+};
+
+export const keyReusedOtherBody: Break = {
+  id: 'key-reused-other-body',
+  what: 'an idempotency key reused with a different body replays the first answer (no 422)',
+  files: ['idempotency'],
+  options: () => ({ store: new KeyIgnoresBodyStore() }),
+};
