@@ -6,7 +6,7 @@
 // recorded for the coverage table. A test cannot forget the check: there is no other way in.
 import { randomUUID } from 'node:crypto';
 import { expect } from '@jest/globals';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import type { Contract, OperationContract } from '../../spec/contract';
 import type { RunRecord } from './run';
 import type { Credentials } from './settings';
@@ -48,9 +48,21 @@ export interface RawResponse {
   body: any;
 }
 
+// The suite's own connection pool (not undici's global one, which other code in the process
+// shares): the session closes it at the end of each test file, so no connection to the target,
+// and no request still waiting on it (a test that timed out), outlives the file.
+let pool: Agent | undefined;
+
+/** Destroys the suite's connections, aborting requests still in flight; the next `send` opens a new pool. */
+export async function closeConnections(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.destroy();
+}
+
 /** A plain HTTP exchange; `ApiClient.call` (checked) and the control API client build on it. */
 export async function send(url: string, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawResponse> {
-  const res = await request(url, { method: method as 'GET', headers, body });
+  const res = await request(url, { method: method as 'GET', headers, body, dispatcher: (pool ??= new Agent()) });
   const text = await res.body.text();
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

@@ -1,12 +1,24 @@
-// Checks a webhook delivery against the document's `webhooks` section: a JSON POST with
-// X-Message-Id and X-Event-Type, whose payload matches that event's schema. Drift fails
-// against a mock and is recorded otherwise, as for API responses.
+// The suite's webhook receiver and the check of what it receives. The receiver is the mock
+// package's scripted one (mock/receiver, which loads nothing else of the mock): one server, an
+// endpoint (a path of its own) per subscription, on loopback for a local target, or listening on
+// CONTRACT_WEBHOOK_PORT behind CONTRACT_WEBHOOK_URL for a remote one. A delivery is checked
+// against the document's `webhooks` section: a JSON POST with X-Message-Id and X-Event-Type,
+// whose payload matches that event's schema. Drift fails against a mock and is recorded
+// otherwise, as for API responses.
 import { basename } from 'node:path';
 import { expect } from '@jest/globals';
+import { startReceiver, type Delivery as Received, type Receiver } from '../../mock/receiver/receiver';
 import { ContractViolation } from './client';
-import type { Received } from './receiver';
 import { record } from './run';
 import type { Session } from './session';
+import { settings } from './settings';
+
+/** The suite's receiver; a request to no endpoint of it is answered 404. The caller closes it. */
+export function startSuiteReceiver(): Promise<Receiver> {
+  const { webhookUrl, webhookPort } = settings();
+  const fallback = { status: 404 };
+  return startReceiver(webhookUrl ? { host: '0.0.0.0', port: webhookPort, publicUrl: webhookUrl, fallback } : { fallback });
+}
 
 export interface Delivery {
   messageId: string;

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     const body = (await res.json().catch(() => undefined)) as { status?: string } | undefined;
     process.stdout.write(JSON.stringify({ status: res.status, ok: res.status === 200 && body?.status === 'ok' }));
   } finally {
-    mock.close();
+    await mock.close();
     server.closeAllConnections();
     server.close();
   }

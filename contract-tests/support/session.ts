@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { capabilities, type Capabilities } from './capabilities';
-import { ApiClient, type ClientContext } from './client';
+import { ApiClient, closeConnections, type ClientContext } from './client';
 import { Control } from './control';
 import { record } from './run';
 import { DEMO_CUSTOMERS, settings, type Credentials } from './settings';
@@ -78,9 +78,20 @@ export function useSession(): () => Session {
     };
   });
 
+  // Runs whether or not the beforeAll got through (jest runs afterAll after a failed beforeAll):
+  // what the file registered is cleaned up, then the target (an in-process mock) is closed, then
+  // the suite's connections. A resource a test file opens itself (a webhook receiver) gets its
+  // own afterAll: `session().onClose` throws when the session never opened.
   afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-    await target?.close();
+    try {
+      for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => undefined);
+    } finally {
+      try {
+        await target?.close();
+      } finally {
+        await closeConnections();
+      }
+    }
   });
 
   return () => {

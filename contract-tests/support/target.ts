@@ -29,8 +29,15 @@ export async function openTarget(): Promise<Target> {
   // Required here, not imported at the top, so a run against a URL never loads the mock's code.
   const { createApp } = require('../../mock/app') as typeof import('../../mock/app');
   const mock = await createApp({ contract: contract(), config: { logLevel: 'silent' } });
-  const server = createServer(mock.app).listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const server = createServer(mock.app);
+  try {
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+  } catch (error) {
+    // No target to hand back, so nobody else would stop the mock's timers and connections.
+    await mock.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -38,7 +45,7 @@ export async function openTarget(): Promise<Target> {
     inProcess: true,
     contract: contract(),
     async close() {
-      mock.close();
+      await mock.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

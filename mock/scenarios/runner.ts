@@ -1,10 +1,10 @@
 // Runs a scenario against a mock: prepares the customer and the receivers, then each step in
 // order - send, check, save - stopping at the first step that fails and saying what differed.
 import { performance } from 'node:perf_hooks';
+import { startReceiver, type Endpoint, type Receiver } from '../receiver/receiver';
 import { controlOff } from './errors';
 import { describeAnswer, MockClient } from './http';
 import { checkScenario, loadScenarioFile } from './loader';
-import { closeReceivers, startReceivers, type ScenarioReceiver } from './receivers';
 import { needsControlApi, prepareSession, SetupError } from './setup';
 import { runStep } from './step';
 import type { TemplateContext } from './template';
@@ -40,7 +40,8 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
   }
   const started = performance.now();
   const client = new MockClient(options.baseUrl);
-  let receivers = new Map<string, ScenarioReceiver>();
+  let server: Receiver | undefined;
+  const receivers = new Map<string, Endpoint>();
   const steps: StepResult[] = [];
   try {
     const control = await client.hasControlApi();
@@ -50,7 +51,13 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
       if (answer.status !== 200) throw new SetupError(`POST /_mock/reset answered ${describeAnswer(answer)}`);
     }
     const session = await prepareSession(client, scenario, control);
-    receivers = await startReceivers(scenario.receivers ?? {});
+    // One loopback server; each declared receiver is an endpoint of it (/hooks/<name>) with its
+    // script. A request to any other path is answered 404, so a stray URL fails visibly.
+    const declared = Object.entries(scenario.receivers ?? {});
+    if (declared.length > 0) {
+      server = await startReceiver({ fallback: 404 });
+      for (const [name, spec] of declared) receivers.set(name, server.endpoint({ name, script: spec?.script, fallback: spec?.fallback }));
+    }
     const saved: Record<string, unknown> = {};
     const total = scenario.steps.length;
     for (const [i, step] of scenario.steps.entries()) {
@@ -76,11 +83,11 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
     }
     return { name: scenario.name, ...(scenario.file ? { file: scenario.file } : {}), passed: steps.every((s) => s.ok) && steps.length === total, steps, total, ms: Math.round(performance.now() - started) };
   } finally {
-    await closeReceivers(receivers);
+    await server?.close();
     await client.close();
   }
 }
 
-function receiverUrls(receivers: Map<string, ScenarioReceiver>): Record<string, { url: string }> {
+function receiverUrls(receivers: Map<string, Endpoint>): Record<string, { url: string }> {
   return Object.fromEntries([...receivers].map(([name, r]) => [name, { url: r.url }]));
 }

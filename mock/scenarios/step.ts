@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { controlPath, describeAnswer, type HttpAnswer, type MockClient } from './http';
 import { describeDifferences, partialMatch } from './match';
 import { getPath, parsePath } from './paths';
-import type { ScenarioReceiver } from './receivers';
+import type { Endpoint } from '../receiver/receiver';
 import type { Session } from './setup';
 import { render, renderString, TemplateError, type TemplateContext } from './template';
 import type { Step } from './types';
@@ -25,7 +25,8 @@ export interface StepContext {
   session: Session;
   context: TemplateContext;
   saved: Record<string, unknown>;
-  receivers: Map<string, ScenarioReceiver>;
+  /** The declared receivers (endpoints of the scripted receiver, mock/receiver). */
+  receivers: Map<string, Endpoint>;
   control: boolean;
 }
 

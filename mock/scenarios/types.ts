@@ -1,6 +1,9 @@
 // The shape of a scenario file once parsed and validated (spec/scenario.schema.json is the
 // authority; these types follow it).
-export type Answer = number | 'hang' | 'reset';
+import type { Answer as ReceiverAnswer } from '../receiver/receiver';
+
+/** A receiver's answer as a scenario writes it: a status, `hang` (no answer) or `reset` (the receiver's words). */
+export type Answer = Extract<ReceiverAnswer, number | string>;
 
 export interface ReceiverSpec {
   script?: Answer[];

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { parseDuration } from '../../mock/domain/duration';
 import { serviceErrorFrom } from '../support/thrown';
 import { CLOCK_START, startMock, type Authed, type Harness } from '../http/harness';
-import { startReceiver, type Receiver } from '../http/receiver';
+import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { control, deposit } from './support';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -110,7 +110,7 @@ describe('time-driven effects', () => {
   });
 
   it('one advance of 2 h runs the whole retry schedule: 6 attempts, the last saying none are left', async () => {
-    receiver = await startReceiver({ status: 503 });
+    receiver = await startReceiver({ fallback: { status: 503 } });
     const sub = (await api.post('/api/subscriptions', { url: receiver.url, allowRetry: true, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] }).expect(201)).body;
     await deposit(api);
     await control(h).post('/webhooks/idle').expect(200, { status: 'idle' });

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { MAGIC_VALUES } from '../../mock/domain/magic-values';
 import type { Authed, Harness } from '../http/harness';
-import type { Receiver } from '../http/receiver';
+import type { Receiver } from '../../mock/receiver/receiver';
 import { useSubscribedMock } from '../http/subscribed-mock';
 import { control, deposit, funded, withdrawal } from './support';
 

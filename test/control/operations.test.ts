@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Authed, Harness } from '../http/harness';
-import type { Receiver } from '../http/receiver';
+import type { Receiver } from '../../mock/receiver/receiver';
 import { useSubscribedMock } from '../http/subscribed-mock';
 import { control, d, deposit, funded, reason, withdrawal } from './support';
 

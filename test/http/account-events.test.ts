@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Authed, Harness } from './harness';
 import { demo } from './fixture-ids';
-import type { Receiver } from './receiver';
+import type { Receiver } from '../../mock/receiver/receiver';
 import { useSubscribedMock } from './subscribed-mock';
 
 const d = demo();

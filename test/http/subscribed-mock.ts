@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll } from '@jest/globals';
 import type { AppOptions } from '../../mock/app';
 import { startMock, type Authed, type Harness } from './harness';
-import { startReceiver, type Receiver } from './receiver';
+import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 
 export interface SubscribedMock {
   h: Harness;

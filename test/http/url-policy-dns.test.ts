@@ -8,7 +8,7 @@ import type { ResolvedAddress } from '../../mock/domain/url-policy';
 import type { DeliveryRequest } from '../../mock/webhooks/deliver';
 import { startMock, type Authed, type Harness } from './harness';
 import { demo } from './fixture-ids';
-import { startReceiver, type Receiver } from './receiver';
+import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { errorLog } from '../reliability/support/error-log';
 
 const d = demo();
@@ -228,7 +228,7 @@ describe('the development policy', () => {
   it('a 302 to a private address is logged FAILED and not followed', async () => {
     // The redirect target is a second receiver on loopback, a non-public address: it must never be reached.
     target = await startReceiver();
-    receiver = await startReceiver({ status: 302, location: target.url.replace('/hooks', '/internal') });
+    receiver = await startReceiver({ fallback: { status: 302, location: target.url.replace('/hooks', '/internal') } });
     const subscriptions = (await api.get('/v1/subscriptions?limit=100').expect(200)).body.data as Array<{ id: string }>;
     for (const s of subscriptions) await api.delete(`/v1/subscriptions/${s.id}`).expect(204);
     const sub = (await api.post('/api/subscriptions', { url: receiver.url, resources: operationsOnly }).expect(201)).body;

@@ -2,10 +2,10 @@
 // every kind, retries on the mock clock, resend, and the log filters.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
 import { startMock, type Authed, type Harness } from './harness';
 import { demo } from './fixture-ids';
-import { startReceiver, type Receiver } from './receiver';
+import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
+import { closedPort } from '../../mock/receiver/closed-port';
 
 const d = demo();
 const account = d.funded(d.c1.id);
@@ -38,13 +38,6 @@ async function logs(subscriptionId: string, query = '') {
   return (await api.get(`/v1/subscriptions/${subscriptionId}/executionLogs${query}`).expect(200)).body;
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('a healthy receiver', () => {
   it('gets OPERATION_REQUESTED as a JSON POST with X-Message-Id and X-Event-Type, logged as SUCCESS', async () => {
@@ -120,7 +113,7 @@ describe('failed deliveries', () => {
     ['never answers', 'hang' as const, 0, /timed out after 300 ms/],
     ['resets the connection', 'reset' as const, 0, /connection reset/],
   ])('a receiver that %s is logged FAILED with its httpStatus, once without allowRetry', async (_name, behaviour, httpStatus, error) => {
-    receiver = await startReceiver(behaviour);
+    receiver = await startReceiver({ fallback: behaviour });
     const sub = await subscribe(receiver.url);
     await deposit();
     await h.mock.services.webhooks.idle();
@@ -161,7 +154,7 @@ describe('retries', () => {
   });
 
   it('stops at the end of the schedule and says so in the last log', async () => {
-    receiver = await startReceiver({ status: 503 });
+    receiver = await startReceiver({ fallback: { status: 503 } });
     const sub = await subscribe(receiver.url, { allowRetry: true });
     await deposit();
     for (const step of h.mock.deps.config.retryScheduleMs) {
@@ -181,7 +174,7 @@ describe('retries', () => {
 
 describe('resend', () => {
   it('delivers a logged message again as a new attempt with the same message id', async () => {
-    receiver = await startReceiver({ status: 500 });
+    receiver = await startReceiver({ fallback: { status: 500 } });
     const sub = await subscribe(receiver.url);
     await deposit();
     const [failed] = (await logs(sub.id)).data;

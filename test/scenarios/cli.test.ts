@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { program } from '../../mock/main';
 import { projectPath } from '../../spec/project-root';
-import { startReceiver, type Receiver } from '../http/receiver';
+import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { captured, listeningMock, type ListeningMock } from './support';
 
 const scenarios = projectPath('fixtures', 'scenarios');

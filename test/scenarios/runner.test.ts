@@ -1,10 +1,10 @@
 // The runner against an in-process mock: what a failing step says, where a run stops, the
 // built-ins it finds, receivers' scripts, and the set-up errors a user can make.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { formatStep, progressPrinter, runScenario, type Scenario, type StepProgress } from '../../mock/scenarios';
 import { demo } from '../http/fixture-ids';
 import { listeningMock, type ListeningMock } from './support';
+import { closedPort } from '../../mock/receiver/closed-port';
 
 const d = demo();
 let target: ListeningMock;
@@ -160,13 +160,6 @@ describe('built-ins and the customer', () => {
 });
 
 describe('set-up errors are the user’s to fix, and say so', () => {
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return port;
-  }
 
   it('When nothing listens at the URL, then it asks whether the mock is running', async () => {
     const port = await closedPort();

@@ -6,7 +6,12 @@ import { startReceiver, type Answer } from '../../../mock/receiver/receiver';
 
 export type Fate = 'ok' | 'status500' | 'reset' | 'hang';
 
-const ANSWERS: Record<Fate, Answer> = { ok: { status: 200, body: 'ok' }, status500: { status: 500, body: 'status500' }, reset: 'reset', hang: 'hang' };
+const ANSWERS: Record<Fate, Answer> = {
+  ok: { status: 200, body: 'ok' },
+  status500: { status: 500, body: 'status500' },
+  reset: 'reset',
+  hang: 'hang',
+};
 const FATES = Object.keys(ANSWERS) as Fate[];
 
 export interface Arrival {
