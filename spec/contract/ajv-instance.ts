@@ -3,7 +3,11 @@ import Ajv2020, { _, str, stringify, type CodeKeywordDefinition } from 'ajv/dist
 import addFormats from 'ajv-formats';
 import type { OpenApiDocument } from './document';
 import { closeObjects, DOCUMENT_ID, rewriteRefs } from './schema-transform';
-import type { Instance } from './validators';
+
+/** Strict: the document closed and open value sets limited to known values; lenient: as written. */
+export type Mode = 'strict' | 'lenient';
+/** The ajv instances: one per mode, and one for parameters (coercion of path and query strings). */
+export type Instance = Mode | 'parameters';
 
 /**
  * `x-extensible-enum` (an open value set): strict holds a string to the values the document

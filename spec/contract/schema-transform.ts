@@ -13,18 +13,68 @@ export function rewriteRefs(node: Json): Json {
   });
 }
 
+// In-place applicators: their subschemas apply to the same object as the schema holding them,
+// so the fields they evaluate count for that schema's `unevaluatedProperties`.
+const BRANCHES = new Set(['allOf', 'anyOf', 'oneOf', 'then', 'else']);
+// Conditions: subschemas that test the object rather than describe it. Closing one would
+// change what it tests (a closed `not` would even accept more), so nothing inside is closed.
+const CONDITIONS = new Set(['if', 'not']);
+// Keywords whose value maps names to subschemas.
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs']);
+
 /**
- * Strict mode: an object schema that lists its properties and says nothing of others gets
- * `additionalProperties: false`. Only schemas typed `object` are closed, so conditional
- * fragments such as `if: {properties: …}` keep their meaning.
+ * Where a subschema sits: `free` (it describes a value of its own: a property, an item, a
+ * component), `covered` (a branch of a closed schema, which already sees the fields the branch
+ * evaluates) or `condition` (inside an `if` or a `not`).
+ */
+type Position = 'free' | 'covered' | 'condition';
+
+/**
+ * Strict mode: an object schema (typed `object`, with `properties`) that says nothing of other
+ * fields gets `unevaluatedProperties: false`. Unlike `additionalProperties`, which sees only the
+ * `properties` beside it, JSON Schema 2020-12's `unevaluatedProperties` also counts the fields
+ * evaluated by the schema's in-place subschemas (allOf, anyOf, oneOf, if/then/else,
+ * dependentSchemas, $ref), so a composed schema is closed as a whole and the document can write
+ * its conditions and branches plainly (`if: {properties: …}`), without tricks to escape closing.
+ *
+ * Those subschemas are not closed themselves: a branch of a closed schema is covered by it (and,
+ * closed to its own properties, would refuse the fields its parent declares), and conditions
+ * are never closed. A branch of a schema that is not closed (a bare `oneOf` of object variants)
+ * is closed on its own. A component is closed where it is defined, so every `$ref` to it gets
+ * the closed form: `allOf: [{$ref: X}, {properties: …}]` cannot add fields to a closed X (the
+ * document uses no allOf; see spec/README.md).
  */
 export function closeObjects(node: Json): Json {
-  return mapSchema(node, (obj) => {
-    const isObjectType = obj.type === 'object' || (Array.isArray(obj.type) && obj.type.includes('object'));
-    if (isObjectType && isObject(obj.properties) && obj.additionalProperties === undefined && obj.unevaluatedProperties === undefined) {
-      obj.additionalProperties = false;
-    }
-  });
+  return close(node, 'free');
+}
+
+function opensObject(obj: JsonObject): boolean {
+  const isObjectType = obj.type === 'object' || (Array.isArray(obj.type) && obj.type.includes('object'));
+  return isObjectType && isObject(obj.properties) && obj.additionalProperties === undefined && obj.unevaluatedProperties === undefined;
+}
+
+function close(node: Json, position: Position): Json {
+  if (Array.isArray(node)) return node.map((item) => close(item, position));
+  if (!isObject(node)) return node;
+  const closes = position === 'free' && opensObject(node);
+  // The position of this schema's branches: covered when this schema (or one it is a branch of) is closed.
+  const branch: Position = closes || node.unevaluatedProperties === false || position === 'covered' ? 'covered' : 'free';
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (DATA_KEYS.has(key)) copy[key] = value;
+    else if (position === 'condition' || CONDITIONS.has(key)) copy[key] = close(value, 'condition');
+    else if (BRANCHES.has(key)) copy[key] = close(value, branch);
+    else if (key === 'dependentSchemas' && isObject(value)) copy[key] = mapValues(value, (sub) => close(sub, branch));
+    // Maps of named subschemas: a property called `not` or `type` is not a keyword.
+    else if (SCHEMA_MAPS.has(key) && isObject(value)) copy[key] = mapValues(value, (sub) => close(sub, 'free'));
+    else copy[key] = close(value, 'free');
+  }
+  if (closes) copy.unevaluatedProperties = false;
+  return copy;
+}
+
+function mapValues(map: JsonObject, f: (value: Json) => Json): JsonObject {
+  return Object.fromEntries(Object.entries(map).map(([name, value]) => [name, f(value)]));
 }
 
 function mapSchema(node: Json, visit: (obj: JsonObject) => void): Json {

@@ -1,5 +1,5 @@
-// Validators generated ahead of time (issue #7: "if compiling validators is what costs,
-// generate them ahead of time (ajv standalone code) in the build"). The build compiles every
+// Validators generated ahead of time: compiling them is what costs at start-up, so the build
+// generates them once as ajv standalone code. The build compiles every
 // strict and parameter validator of a document once, with the same transforms and keys as a
 // run-time compile, and writes them as one CommonJS module per document under
 // spec/generated/validators/ (not in git: `npm run build` makes them). The mock's `serve`

@@ -4,17 +4,22 @@
 // lenient but fails strict is drift (a new value or field), not a failure.
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import { deferred } from '../../mock/lazy/deferred';
+import type { Instance, Mode } from './ajv-instance';
 import type { Json, OpenApiDocument } from './document';
 import { closeObjects, rewriteRefs } from './schema-transform';
+
+export type { Instance, Mode };
+
+// ajv itself is loaded when something must compile: with a precompiled set, a process may never.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a require inside `deferred` is what defers the load
+const ajvInstance = deferred(() => require('./ajv-instance') as typeof import('./ajv-instance'));
 
 export interface FieldError {
   /** Where: `body.owner.legalName`, `query.limit`, `header.x-idempotency-key`. */
   field: string;
   message: string;
 }
-
-export type Mode = 'strict' | 'lenient';
-export type Instance = Mode | 'parameters';
 
 export interface SchemaCompiler {
   /**
@@ -32,21 +37,18 @@ export interface Precompiled {
   parameters: Record<string, ValidateFunction>;
 }
 
-/** A schema as its mode compiles it: local $refs pointed at the registered document; strict closes objects. */
+/** A schema as its mode compiles it: local $refs pointed at the registered document; strict closes objects (unevaluatedProperties). */
 export function prepareSchema(schema: Json, mode: Instance): Json {
   return mode === 'strict' ? closeObjects(rewriteRefs(schema)) : rewriteRefs(schema);
 }
 
 export function createCompiler(doc: OpenApiDocument, precompiled?: Precompiled): SchemaCompiler {
-  // Built on first need, ajv itself loaded then (ajv-instance.ts): with a precompiled set, a
-  // process may never compile anything.
+  // Built on first need (ajv-instance.ts).
   const instances = new Map<Instance, Ajv2020>();
   const ajvFor = (mode: Instance): Ajv2020 => {
     let ajv = instances.get(mode);
     if (!ajv) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
-      const { makeAjv } = require('./ajv-instance') as typeof import('./ajv-instance');
-      ajv = makeAjv(doc, mode);
+      ajv = ajvInstance().makeAjv(doc, mode);
       instances.set(mode, ajv);
     }
     return ajv;
@@ -77,8 +79,10 @@ export function toFieldErrors(prefix: string, errors: ErrorObject[] | null | und
     let path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
     let message = error.message ?? 'is not valid';
     if (error.keyword === 'required') path = [...path, String(error.params.missingProperty)];
-    if (error.keyword === 'additionalProperties') {
-      path = [...path, String(error.params.additionalProperty)];
+    // Strict mode closes objects with unevaluatedProperties (schema-transform.ts); a schema the
+    // document closes itself may use additionalProperties.
+    if (error.keyword === 'unevaluatedProperties' || error.keyword === 'additionalProperties') {
+      path = [...path, String(error.params.unevaluatedProperty ?? error.params.additionalProperty)];
       message = 'is not a known field';
     }
     if (error.keyword === 'oneOf') message = 'must match exactly one of the alternatives the document allows';

@@ -574,54 +574,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AccountEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onAccountCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -646,54 +599,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AccountEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onAccountActionRequired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -718,54 +624,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AccountEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onAccountAssetActivated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -790,54 +649,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AccountEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onAccountAssetFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -862,54 +674,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onBeneficiaryInstructionCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -934,54 +699,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onBeneficiaryInstructionApproved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1006,54 +724,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onBeneficiaryInstructionRejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1078,54 +749,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onBeneficiaryInstructionActionRequired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1150,54 +774,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OperationEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onOperationRequested"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1222,54 +799,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OperationEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onOperationCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1294,54 +824,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OperationEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onOperationFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1366,54 +849,7 @@ export interface webhooks {
          *     is a failure (retried when `allowRetry` is true). Each attempt is recorded as an
          *     execution log. Ours: the message id stays the same across retries and resends.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
-                     * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
-                     */
-                    "X-Message-Id": components["parameters"]["XMessageId"];
-                    /**
-                     * @description Seed - the event type of the delivered event.
-                     * @example OPERATION_COMPLETED
-                     */
-                    "X-Event-Type": components["parameters"]["XEventType"];
-                    /**
-                     * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
-                     * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
-                     */
-                    "webhook-id"?: components["parameters"]["WebhookId"];
-                    /**
-                     * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
-                     * @example 1795262400
-                     */
-                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
-                    /**
-                     * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
-                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                     */
-                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OperationEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onOperationActionRequired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1551,7 +987,7 @@ export interface components {
         };
         /** @description Seed - an account owned by the authenticated customer. */
         Account: {
-            readonly id: components["schemas"]["Uuid"];
+            id: components["schemas"]["Uuid"];
             customer: components["schemas"]["CustomerRef"];
             owner: components["schemas"]["Owner"];
             /** @description Seed - enabled assets; they cannot be modified after creation. */
@@ -1563,9 +999,9 @@ export interface components {
             /** @description Seed - full state history. */
             states: components["schemas"]["AccountState"][];
             /** Format: date-time */
-            readonly createdAt: string;
+            createdAt: string;
             /** Format: date-time */
-            readonly updatedAt: string;
+            updatedAt: string;
             /**
              * Format: uuid
              * @description Seed - parent account id; null for named accounts.
@@ -3904,6 +3340,582 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    onAccountCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountActionRequired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountAssetActivated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountAssetFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBeneficiaryInstructionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBeneficiaryInstructionApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBeneficiaryInstructionRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBeneficiaryInstructionActionRequired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BeneficiaryInstructionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOperationRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOperationCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOperationFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOperationActionRequired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Seed - unique id of the event delivery, also the execution log's `messageId`. Receivers deduplicate on it; it stays the same across retries and resends (ours).
+                 * @example 0d1c2b3a-4f5e-4d6c-9b8a-7f6e5d4c3b2a
+                 */
+                "X-Message-Id": components["parameters"]["XMessageId"];
+                /**
+                 * @description Seed - the event type of the delivered event.
+                 * @example OPERATION_COMPLETED
+                 */
+                "X-Event-Type": components["parameters"]["XEventType"];
+                /**
+                 * @description Standard Webhooks message id (the same value as `X-Message-Id`); sent only when signing is on.
+                 * @example 0b8f3c2e-5d41-4f7a-9c3e-2a1b0c9d8e7f
+                 */
+                "webhook-id"?: components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, integer seconds since the epoch by the mock clock; sent only when signing is on.
+                 * @example 1795262400
+                 */
+                "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the subscription's `signingSecret`; sent only when signing is on.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery (seed). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
