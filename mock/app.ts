@@ -127,7 +127,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   if (config.controlApi) {
     // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
     const control = options.controlContract ?? controlContract(options.precompiled);
-    const table = controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger });
+    const table = routeHandlers(controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger }));
     assertHandlersMatchDocument(control, table);
     app.use(controlRouter(control, table, routeDeps, contract));
   }

@@ -2,19 +2,18 @@
 // ACCOUNT_* events fire), and the balances the service API does not show.
 import { atScale, fitsScale } from '../domain/money';
 import { ServiceError } from '../errors/catalogue';
-import type { HandlerTable } from '../resources/types';
-import { ok, type ControlContext } from './context';
+import { ok, type ControlContext, type ControlHandlers } from './context';
 import { accountOwner } from './lookup';
 import { assertPublic } from './public-schemas';
 
-export function accountHandlers(c: ControlContext): HandlerTable {
+export function accountHandlers(c: ControlContext) {
   const { store, reference } = c.deps;
   const accounts = c.services.accounts;
   const reasonOf = (body: { reason: unknown }) => {
     assertPublic(c.publicContract, 'Reason', body.reason, 'body.reason');
     return body.reason as { code: string; message: string };
   };
-  const withOwner = async (params: Record<string, string>) => ({ id: params.accountId as string, customerId: await accountOwner(store, params.accountId as string) });
+  const withOwner = async (params: { accountId: string }) => ({ id: params.accountId, customerId: await accountOwner(store, params.accountId) });
 
   /** Every asset of the account (0 when never credited) and any other asset holding a balance, at its scale. */
   const balancesOf = async (accountId: string) => {
@@ -48,11 +47,11 @@ export function accountHandlers(c: ControlContext): HandlerTable {
     },
     activateAccountAsset: async ({ params }) => {
       const { id, customerId } = await withOwner(params);
-      return ok(await accounts.settleAsset(customerId, id, params.currency as string, 'ACTIVE'));
+      return ok(await accounts.settleAsset(customerId, id, params.currency, 'ACTIVE'));
     },
     failAccountAsset: async ({ params }) => {
       const { id, customerId } = await withOwner(params);
-      return ok(await accounts.settleAsset(customerId, id, params.currency as string, 'FAILED'));
+      return ok(await accounts.settleAsset(customerId, id, params.currency, 'FAILED'));
     },
     getAccountBalances: async ({ params }) => {
       const { id } = await withOwner(params);
@@ -60,7 +59,7 @@ export function accountHandlers(c: ControlContext): HandlerTable {
     },
     setAccountBalances: async ({ params, body }) => {
       const { id } = await withOwner(params);
-      const entries = Object.entries(body as Record<string, string>);
+      const entries = Object.entries(body);
       const fields: Array<{ field: string; message: string }> = [];
       for (const [asset, value] of entries) {
         const scale = reference.scales[asset];
@@ -71,5 +70,5 @@ export function accountHandlers(c: ControlContext): HandlerTable {
       for (const [asset, value] of entries) await store.setBalance(id, asset, value);
       return ok(await balancesOf(id));
     },
-  };
+  } satisfies Partial<ControlHandlers>;
 }

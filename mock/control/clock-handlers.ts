@@ -1,13 +1,12 @@
 // The mock clock: read, advance, freeze, unfreeze. Whatever falls due runs (and its webhooks
 // are attempted) before the answer, so a caller sees the effects at once.
-import type { HandlerTable } from '../resources/types';
-import { ok, settleDueWork, type ControlContext } from './context';
+import { ok, settleDueWork, type ControlContext, type ControlHandlers } from './context';
 import { parseDuration } from '../domain/duration';
 
 /** Bounds one advance: a job that keeps rescheduling itself cannot hold the request forever. */
 const MAX_STEPS = 10_000;
 
-export function clockHandlers(c: ControlContext): HandlerTable {
+export function clockHandlers(c: ControlContext) {
   const { clock } = c.deps;
   const state = () => ({ now: clock.nowIso(), frozen: clock.frozen });
   return {
@@ -36,5 +35,5 @@ export function clockHandlers(c: ControlContext): HandlerTable {
       await settleDueWork(c);
       return ok(state());
     },
-  };
+  } satisfies Partial<ControlHandlers>;
 }

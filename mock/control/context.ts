@@ -3,11 +3,13 @@
 // fault registry and journal the control API manages.
 import type { Logger } from 'pino';
 import type { Contract } from '../../spec/contract';
+import type { operations as ControlOperations } from '../../spec/generated/control-api-types';
 import type { DemoFixtures } from '../../fixtures/types';
 import type { Services } from '../services';
 import type { Deps } from '../services/deps';
 import type { FaultRegistry } from '../http/faults';
 import type { Journal } from '../http/journal';
+import type { HandlerTable } from '../resources/types';
 
 export interface ControlContext {
   deps: Deps;
@@ -18,6 +20,9 @@ export interface ControlContext {
   journal: Journal;
   logger: Logger;
 }
+
+/** The control API's handlers, one per operationId of spec/control-openapi.yaml, each typed by its operation. */
+export type ControlHandlers = HandlerTable<ControlOperations>;
 
 export const ok = (body: unknown) => ({ status: 200, body });
 export const created = (body: unknown) => ({ status: 201, body });

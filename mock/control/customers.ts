@@ -3,8 +3,7 @@
 // Parallel test runs take one each and never see each other's data.
 import { randomBytes } from 'node:crypto';
 import type { Account, AccountRecord, Beneficiary } from '../store/records';
-import type { HandlerTable } from '../resources/types';
-import { created, type ControlContext } from './context';
+import { created, type ControlContext, type ControlHandlers } from './context';
 
 /** The fixture customer whose data a new customer starts with. */
 export const TEMPLATE_CLIENT_ID = 'demo-client';
@@ -65,8 +64,8 @@ function copyAccount(account: Account, id: string, customerId: string, newIds: M
   return { ...copy, id, customer: { ...copy.customer, id: customerId }, sourceAccountId: source, createdAt: at, updatedAt: at };
 }
 
-export function customerHandlers(c: ControlContext): HandlerTable {
+export function customerHandlers(c: ControlContext) {
   return {
     createCustomer: async ({ body }) => created(await createCustomer(c, body?.name)),
-  };
+  } satisfies Partial<ControlHandlers>;
 }

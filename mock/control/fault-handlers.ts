@@ -1,14 +1,13 @@
 // Faults and the journal: inject, list and remove faults; read the last requests.
 import { ServiceError } from '../errors/catalogue';
-import type { HandlerTable } from '../resources/types';
-import { created, noContent, ok, type ControlContext } from './context';
+import { created, noContent, ok, type ControlContext, type ControlHandlers } from './context';
 
-export function faultHandlers(c: ControlContext): HandlerTable {
+export function faultHandlers(c: ControlContext) {
   return {
     createFault: async ({ body }) => created(c.faults.add(body)),
     listFaults: async () => ok({ data: c.faults.list() }),
     deleteFault: async ({ params }) => {
-      const id = params.faultId as string;
+      const id = params.faultId;
       if (!c.faults.remove(id)) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'fault', id }, `No fault with id ${id}.`);
       return noContent();
     },
@@ -16,6 +15,6 @@ export function faultHandlers(c: ControlContext): HandlerTable {
       c.faults.clear();
       return noContent();
     },
-    getJournal: async ({ query }) => ok({ data: c.journal.latest(query.limit as number) }),
-  };
+    getJournal: async ({ query }) => ok({ data: c.journal.latest(query.limit) }),
+  } satisfies Partial<ControlHandlers>;
 }

@@ -1,17 +1,16 @@
 // The control API's operationId → handler table, assembled from the files by role. The app
 // refuses to start when this table and spec/control-openapi.yaml differ.
-import type { HandlerTable } from '../resources/types';
 import { accountHandlers } from './account-handlers';
 import { beneficiaryHandlers } from './beneficiary-handlers';
 import { clockHandlers } from './clock-handlers';
-import type { ControlContext } from './context';
+import type { ControlContext, ControlHandlers } from './context';
 import { customerHandlers } from './customers';
 import { faultHandlers } from './fault-handlers';
 import { operationHandlers } from './operation-handlers';
 import { snapshotHandlers } from './snapshot-handlers';
 import { systemHandlers } from './system-handlers';
 
-export function controlHandlers(c: ControlContext): HandlerTable {
+export function controlHandlers(c: ControlContext): ControlHandlers {
   return {
     ...systemHandlers(c),
     ...snapshotHandlers(c),

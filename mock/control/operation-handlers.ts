@@ -1,12 +1,11 @@
 // Operation actions: settle, pay (deposits), fail, flag. Each goes through OperationService, as
 // the real transition would, so it emits the same event.
 import { ServiceError } from '../errors/catalogue';
-import type { HandlerTable } from '../resources/types';
-import { ok, type ControlContext } from './context';
+import { ok, type ControlContext, type ControlHandlers } from './context';
 import { operationOwner } from './lookup';
 import { assertPublic } from './public-schemas';
 
-export function operationHandlers(c: ControlContext): HandlerTable {
+export function operationHandlers(c: ControlContext) {
   const { store, clock } = c.deps;
   const operations = c.services.operations;
   const reasonOf = (body: { reason: unknown }) => {
@@ -15,11 +14,11 @@ export function operationHandlers(c: ControlContext): HandlerTable {
   };
   return {
     settleOperation: async ({ params }) => {
-      const id = params.operationId as string;
+      const id = params.operationId;
       return ok(await operations.settle(await operationOwner(store, id), id));
     },
     payOperation: async ({ params }) => {
-      const id = params.operationId as string;
+      const id = params.operationId;
       const customerId = await operationOwner(store, id);
       const operation = await operations.get(customerId, id);
       if (operation.intent.type !== 'DEPOSIT') {
@@ -33,12 +32,12 @@ export function operationHandlers(c: ControlContext): HandlerTable {
       return ok(await operations.settle(customerId, id));
     },
     failOperation: async ({ params, body }) => {
-      const id = params.operationId as string;
+      const id = params.operationId;
       return ok(await operations.move(await operationOwner(store, id), id, 'FAILED', reasonOf(body)));
     },
     requireOperationAction: async ({ params, body }) => {
-      const id = params.operationId as string;
+      const id = params.operationId;
       return ok(await operations.move(await operationOwner(store, id), id, 'ACTION_REQUIRED', reasonOf(body)));
     },
-  };
+  } satisfies Partial<ControlHandlers>;
 }

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Contract } from '../../spec/contract';
 import { ServiceError } from '../errors/catalogue';
-import type { Handler } from '../resources/types';
+import type { RouteHandler } from '../resources/types';
 
 /** A request part that the service will store and show (a reason): 400 if the service document would refuse it. */
 export function assertPublic(contract: Contract, schema: string, value: unknown, field: string): void {
@@ -15,7 +15,7 @@ export function assertPublic(contract: Contract, schema: string, value: unknown,
 }
 
 /** Strict mode: a success answer that breaks the service document's schema is a 500, as on the service API. */
-export function checkedAgainstPublic(handler: Handler, schema: string, contract: Contract, logger: Logger): Handler {
+export function checkedAgainstPublic(handler: RouteHandler, schema: string, contract: Contract, logger: Logger): RouteHandler {
   return async (ctx) => {
     const result = await handler(ctx);
     if (result.status >= 300) return result;

@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Contract } from '../../spec/contract';
 import { jsonBodyParser } from '../http/body';
 import { operationRoute, type RouteDeps } from '../http/operation-route';
-import type { HandlerTable } from '../resources/types';
+import type { RouteHandler } from '../resources/types';
 import { RouteTable } from '../http/route-table';
 import { unmatchedRoute } from '../http/unmatched-route';
 import { CONTROL_DOCUMENT_PATH, publicSchemaOf } from './contract';
@@ -24,7 +24,7 @@ function underControl(handler: (req: Request, res: Response, next: NextFunction)
   return (req, res, next) => (isControlPath(req.path) ? handler(req, res, next) : next());
 }
 
-export function controlRouter(contract: Contract, handlers: HandlerTable, deps: RouteDeps, publicContract: Contract): Router {
+export function controlRouter(contract: Contract, handlers: Record<string, RouteHandler>, deps: RouteDeps, publicContract: Contract): Router {
   const router = express.Router();
   router.use(underControl(jsonBodyParser(CONTROL_BODY_LIMIT_BYTES)));
 

@@ -1,9 +1,8 @@
 // Presence, configuration, reset, and waiting for webhook deliveries.
-import type { HandlerTable } from '../resources/types';
-import { ok, type ControlContext } from './context';
+import { ok, type ControlContext, type ControlHandlers } from './context';
 import { resetState } from './reset';
 
-export function systemHandlers(c: ControlContext): HandlerTable {
+export function systemHandlers(c: ControlContext) {
   return {
     getHealth: async () => ok({ status: 'ok', now: c.deps.clock.nowIso(), frozen: c.deps.clock.frozen }),
     getConfig: async () => ok({ ...c.deps.config, secret: '***' }),
@@ -15,5 +14,5 @@ export function systemHandlers(c: ControlContext): HandlerTable {
       await c.services.webhooks.idle();
       return ok({ status: 'idle' });
     },
-  };
+  } satisfies Partial<ControlHandlers>;
 }

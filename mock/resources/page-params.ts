@@ -1,14 +1,22 @@
 // Pagination parameters as the handlers pass them on: sortOrder only when the caller sent it,
 // so a cursor keeps the order it was issued for.
 import type { PageParams } from '../domain/pagination/page';
-import type { HandlerContext } from './types';
 
-export function pageParams(ctx: HandlerContext): PageParams {
-  const q = ctx.query;
+/** The document's pagination query (limit has its default after validation). */
+interface PageQuery {
+  limit?: number;
+  cursor?: string;
+  direction?: PageParams['direction'];
+  sortOrder?: PageParams['sortOrder'];
+}
+
+export function pageParams(ctx: { query: PageQuery; sentQuery: Record<string, unknown> }): PageParams {
+  const { limit, cursor, direction, sortOrder } = ctx.query;
   return {
-    limit: q.limit as number,
-    cursor: q.cursor as string | undefined,
-    direction: q.direction as PageParams['direction'],
-    sortOrder: ctx.sentQuery.sortOrder === undefined ? undefined : (q.sortOrder as PageParams['sortOrder']),
+    // Validation fills in the document's default (10), so it is never absent here.
+    limit: limit ?? 10,
+    cursor,
+    direction,
+    sortOrder: ctx.sentQuery.sortOrder === undefined ? undefined : sortOrder,
   };
 }

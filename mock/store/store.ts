@@ -26,7 +26,8 @@ export interface IdempotencyEntry {
   fingerprint: string;
   state: 'IN_PROGRESS' | 'DONE';
   expiresAt: number;
-  response?: { status: number; body: unknown };
+  /** The first answer, replayed as it was (a 204 has no body). */
+  response?: { status: number; body?: unknown };
 }
 
 /** One stored record with its list (scope) and its insertion key (the position cursors name). */
