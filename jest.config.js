@@ -1,7 +1,20 @@
 // TypeScript and the ESM-only dependencies (jose, fast-check, faker) are transpiled to CommonJS
 // by ts-jest, file by file (isolatedModules: no type information); type-checking is tsc's job
 // (`npm run typecheck`), not the test runner's.
-const tsJest = ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', target: 'es2022', allowJs: true, esModuleInterop: true, sourceMap: true } }];
+const tsJest = [
+  'ts-jest',
+  {
+    tsconfig: {
+      isolatedModules: true,
+      module: 'commonjs',
+      moduleResolution: 'node',
+      target: 'es2022',
+      allowJs: true,
+      esModuleInterop: true,
+      sourceMap: true,
+    },
+  },
+];
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': tsJest },

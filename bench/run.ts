@@ -36,14 +36,20 @@ interface Results {
 }
 
 function ratioTable(rows: Row[]): string[] {
-  const lines = ['| benchmark | connections | target | req/s | p50 ms | p99 ms | peak MB | non-2xx | × prism as shipped | × prism silent |', '|---|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| benchmark | connections | target | req/s | p50 ms | p99 ms | peak MB | non-2xx | × prism as shipped | × prism silent |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const row of rows) {
-    const peer = (name: string) => rows.find((r) => r.benchmark === row.benchmark && r.connections === row.connections && r.target === name);
+    const peer = (name: string) =>
+      rows.find((r) => r.benchmark === row.benchmark && r.connections === row.connections && r.target === name);
     const ratio = (name: string) => {
       const other = peer(name);
       return other && other.rps > 0 ? (row.rps / other.rps).toFixed(2) : '-';
     };
-    lines.push(`| ${row.benchmark} | ${row.connections} | ${row.target} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.peakMb.toFixed(0)} | ${row.non2xx} | ${ratio('prism (as shipped)')} | ${ratio('prism (-v silent)')} |`);
+    lines.push(
+      `| ${row.benchmark} | ${row.connections} | ${row.target} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.peakMb.toFixed(0)} | ${row.non2xx} | ${ratio('prism (as shipped)')} | ${ratio('prism (-v silent)')} |`,
+    );
   }
   return lines;
 }
@@ -51,8 +57,18 @@ function ratioTable(rows: Row[]): string[] {
 function markdown(results: Results): string {
   const lines = ['# fos-mock benchmarks', ''];
   if (results.rows && results.startup) {
-    lines.push(`Machine: ${results.machine}. ${results.rounds} rounds of ${results.durationS} s per target, targets alternating; medians.`, '', ...ratioTable(results.rows), '');
-    lines.push('| start-up (launch to first answer) | ms | idle RSS MB |', '|---|---|---|', ...results.startup.map((s) => `| ${s.target} | ${s.startupMs.toFixed(0)} | ${s.idleMb.toFixed(0)} |`), '');
+    lines.push(
+      `Machine: ${results.machine}. ${results.rounds} rounds of ${results.durationS} s per target, targets alternating; medians.`,
+      '',
+      ...ratioTable(results.rows),
+      '',
+    );
+    lines.push(
+      '| start-up (launch to first answer) | ms | idle RSS MB |',
+      '|---|---|---|',
+      ...results.startup.map((s) => `| ${s.target} | ${s.startupMs.toFixed(0)} | ${s.idleMb.toFixed(0)} |`),
+      '',
+    );
   }
   const section = (body: string[], meta: { machine: string; at: string }) => {
     const [heading, ...rest] = body;
@@ -64,7 +80,13 @@ function markdown(results: Results): string {
   return lines.join('\n');
 }
 
-const list = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map((v) => Number(v.trim())).filter((v) => Number.isFinite(v) && v > 0) : fallback);
+const list = (value: string | undefined, fallback: number[]) =>
+  value
+    ? value
+        .split(',')
+        .map((v) => Number(v.trim()))
+        .filter((v) => Number.isFinite(v) && v > 0)
+    : fallback;
 
 function previousResults(file: string): Results {
   if (!existsSync(file)) return {};
@@ -94,13 +116,15 @@ async function main() {
     const { rows, startup } = await throughput({ durationS, rounds, connections: [10, 50] });
     rows.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.connections - b.connections || b.rps - a.rps);
     Object.assign(results, { machine, durationS, rounds, rows, startup });
-    for (const r of rows.filter((row) => row.non2xx > 0)) problems.push(`non-2xx answers from ${r.target} (${r.benchmark}, ${r.connections} conn)`);
+    for (const r of rows.filter((row) => row.non2xx > 0))
+      problems.push(`non-2xx answers from ${r.target} (${r.benchmark}, ${r.connections} conn)`);
   }
   if (runs('scaling')) {
     const sizes = list(process.env.BENCH_SCALING_SIZES, [1_000, 100_000, 1_000_000]);
     const result = await scaling({ sizes, durationS, rounds, connections: Number(process.env.BENCH_SCALING_CONNECTIONS ?? 10) });
     results.scaling = { machine, at, ...result };
-    for (const r of result.rows.filter((row) => row.non2xx > 0)) problems.push(`non-2xx answers in scaling (${r.benchmark}, ${r.size} operations)`);
+    for (const r of result.rows.filter((row) => row.non2xx > 0))
+      problems.push(`non-2xx answers in scaling (${r.benchmark}, ${r.size} operations)`);
   }
   if (runs('webhooks')) {
     const result = await webhooks({
@@ -111,7 +135,8 @@ async function main() {
       rounds,
     });
     results.webhooks = { machine, at, ...result };
-    for (const r of result.rows.filter((row) => row.missing > 0)) problems.push(`${r.missing} webhook deliveries never arrived (${r.subscriptions} subscriptions)`);
+    for (const r of result.rows.filter((row) => row.missing > 0))
+      problems.push(`${r.missing} webhook deliveries never arrived (${r.subscriptions} subscriptions)`);
   }
   if (runs('suite')) {
     const result = await suiteTime(Number(process.env.BENCH_SUITE_ROUNDS ?? rounds));

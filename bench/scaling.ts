@@ -94,7 +94,8 @@ export async function scaling(options: ScalingOptions): Promise<ScalingResult> {
     for (const size of options.sizes) subjects.push(await startSubject(size, join(dir, `seed-${size}.json`)));
     // Warm-up (not reported): the JIT has compiled the hot paths before anything is timed.
     for (const subject of subjects) {
-      for (const request of Object.values(subject.requests)) subject.creates += (await load(subject.server.url, request, options.connections, 1)).ok;
+      for (const request of Object.values(subject.requests))
+        subject.creates += (await load(subject.server.url, request, options.connections, 1)).ok;
     }
     for (let round = 0; round < options.rounds; round++) {
       // Sizes alternate, in reverse order every other round, so a busier moment of a shared
@@ -121,7 +122,14 @@ export async function scaling(options: ScalingOptions): Promise<ScalingResult> {
       rows.push(...rowsOf(subject, options.connections));
       sizes.push(await memoryOfSubject(subject));
     }
-    return { connections: options.connections, durationS: options.durationS, rounds: options.rounds, rows, sizes, ratios: ratios(rows, options.sizes) };
+    return {
+      connections: options.connections,
+      durationS: options.durationS,
+      rounds: options.rounds,
+      rows,
+      sizes,
+      ratios: ratios(rows, options.sizes),
+    };
   } finally {
     await Promise.all(subjects.map((s) => s.server.stop()));
     rmSync(dir, { recursive: true, force: true });
@@ -146,7 +154,9 @@ async function startSubject(size: number, statsFile: string): Promise<Subject> {
   try {
     const token = await tokenFrom(server.url);
     const auth = { authorization: `Bearer ${token}` };
-    const accounts = (await (await fetch(`${server.url}/api/accounts?limit=10`, { headers: auth })).json()) as { data: Array<{ id: string; assets: Array<{ currency: string }> }> };
+    const accounts = (await (await fetch(`${server.url}/api/accounts?limit=10`, { headers: auth })).json()) as {
+      data: Array<{ id: string; assets: Array<{ currency: string }> }>;
+    };
     const brl = accounts.data.filter((a) => a.assets.some((asset) => asset.currency === 'BRL'));
     if (brl.length < 2) throw new Error('scaling: the demo customer needs two BRL accounts');
     // A page at a random position: mostly records no earlier request listed (at a million),
@@ -236,7 +246,15 @@ function ratios(rows: ScalingRow[], sizes: number[]): ScalingResult['ratios'] {
     const large = rows.find((r) => r.benchmark === benchmark && r.size === to);
     if (!small || !large) continue;
     const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
-    out.push({ benchmark, from, to, latency: ratio(large.latencyMs, small.latencyMs), p50: ratio(large.p50, small.p50), p99: ratio(large.p99, small.p99), rps: ratio(large.rps, small.rps) });
+    out.push({
+      benchmark,
+      from,
+      to,
+      latency: ratio(large.latencyMs, small.latencyMs),
+      p50: ratio(large.p50, small.p50),
+      p99: ratio(large.p99, small.p99),
+      rps: ratio(large.rps, small.rps),
+    });
   }
   return out;
 }
@@ -251,7 +269,9 @@ export function scalingMarkdown(result: ScalingResult): string[] {
     '',
     '| operations stored | benchmark | req/s | mean latency ms (connections ÷ req/s) | p50 ms | p99 ms | non-2xx |',
     '|---|---|---|---|---|---|---|',
-    ...result.rows.map((r) => `| ${n(r.size)} | ${r.benchmark} | ${r.rps.toFixed(0)} | ${r.latencyMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.non2xx} |`),
+    ...result.rows.map(
+      (r) => `| ${n(r.size)} | ${r.benchmark} | ${r.rps.toFixed(0)} | ${r.latencyMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.non2xx} |`,
+    ),
     '',
     '| operations stored | seeding s | heap before MB | heap seeded MB | bytes per stored operation | creates | heap after runs MB | bytes per create over HTTP | other growth MB (warm-up, listed pages) | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|---|---|',
@@ -261,7 +281,11 @@ export function scalingMarkdown(result: ScalingResult): string[] {
     ),
   ];
   if (result.ratios.length > 0) {
-    lines.push('', '| benchmark | sizes | mean latency × | p50 × | p99 × | req/s × | latency target (≤ 1.5×, mean and p99) |', '|---|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      '| benchmark | sizes | mean latency × | p50 × | p99 × | req/s × | latency target (≤ 1.5×, mean and p99) |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const r of result.ratios) {
       const met = r.latency <= 1.5 && r.p99 <= 1.5 ? 'met' : 'missed';
       const x = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '-');
@@ -273,6 +297,10 @@ export function scalingMarkdown(result: ScalingResult): string[] {
     );
   }
   const million = result.sizes.find((s) => s.size === 1_000_000);
-  if (million) lines.push('', `Heap with 1,000,000 operations: ${(million.heapAfterSeedMb / 1024).toFixed(2)} GiB seeded, ${(million.heapAfterRunsMb / 1024).toFixed(2)} GiB after the runs (target < 4 GiB: ${million.heapAfterRunsMb < 4096 ? 'met' : 'missed'}).`);
+  if (million)
+    lines.push(
+      '',
+      `Heap with 1,000,000 operations: ${(million.heapAfterSeedMb / 1024).toFixed(2)} GiB seeded, ${(million.heapAfterRunsMb / 1024).toFixed(2)} GiB after the runs (target < 4 GiB: ${million.heapAfterRunsMb < 4096 ? 'met' : 'missed'}).`,
+    );
   return lines;
 }

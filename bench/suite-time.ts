@@ -36,18 +36,37 @@ async function oneRound(): Promise<SuiteRound> {
   delete env.CONTRACT_BASE_URL;
   delete env.CONTRACT_CONTROL_URL;
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [projectPath('node_modules', 'jest', 'bin', 'jest.js'), 'contract-tests', '--json', `--outputFile=${outputFile}`], {
-    cwd: projectPath(),
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [projectPath('node_modules', 'jest', 'bin', 'jest.js'), 'contract-tests', '--json', `--outputFile=${outputFile}`],
+    {
+      cwd: projectPath(),
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const [exitCode] = (await once(child, 'exit')) as [number | null];
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   try {
-    const json = JSON.parse(readFileSync(outputFile, 'utf8')) as { numTotalTests: number; numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numTotalTestSuites: number };
-    return { seconds, tests: json.numTotalTests, passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests, files: json.numTotalTestSuites, exitCode };
+    const json = JSON.parse(readFileSync(outputFile, 'utf8')) as {
+      numTotalTests: number;
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+      numTotalTestSuites: number;
+    };
+    return {
+      seconds,
+      tests: json.numTotalTests,
+      passed: json.numPassedTests,
+      failed: json.numFailedTests,
+      skipped: json.numPendingTests + json.numTodoTests,
+      files: json.numTotalTestSuites,
+      exitCode,
+    };
   } catch {
     throw new Error(`suite-time: jest wrote no results (exit ${exitCode}): ${stderr}`);
   } finally {

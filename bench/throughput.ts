@@ -30,7 +30,9 @@ interface Entry {
   endpoints: Array<'list' | 'quote'>;
 }
 
-export async function throughput(options: ThroughputOptions): Promise<{ rows: Row[]; startup: Array<{ target: string; startupMs: number; idleMb: number }> }> {
+export async function throughput(
+  options: ThroughputOptions,
+): Promise<{ rows: Row[]; startup: Array<{ target: string; startupMs: number; idleMb: number }> }> {
   const dir = mkdtempSync(join(tmpdir(), 'fos-bench-'));
   const fixtures = benchFixtures(dir);
   const entries: Entry[] = [

@@ -75,7 +75,12 @@ export async function webhooks(options: WebhookOptions): Promise<WebhookResult> 
         const perS = options.perSecond / subject.subscriptions;
         const steady = await run(subject, receiver, Math.max(1, Math.round(perS * options.durationS)), perS);
         const sorted = steady.delays.sort((a, b) => a - b);
-        subject.paced.push({ rate: sorted.length / ((steady.lastArrival - steady.startedAt) / 1000), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? 0 });
+        subject.paced.push({
+          rate: sorted.length / ((steady.lastArrival - steady.startedAt) / 1000),
+          p50: percentile(sorted, 0.5),
+          p99: percentile(sorted, 0.99),
+          max: sorted[sorted.length - 1] ?? 0,
+        });
       }
     }
     const rows = subjects.map((subject) => ({
@@ -103,7 +108,15 @@ const burstEvents = (subject: Subject, options: WebhookOptions) => Math.max(1, M
 async function startSubject(subscriptions: number, receiver: Receiver): Promise<Subject> {
   process.stdout.write(`webhooks: starting a mock with ${subscriptions} subscription(s)\n`);
   const port = await freePort();
-  const server = await startServer(tsServer({ name: `fos-mock (${subscriptions} subscriptions)`, script: 'webhook-mock.ts', args: [String(port)], port, probe: { path: '/_mock/health' } }));
+  const server = await startServer(
+    tsServer({
+      name: `fos-mock (${subscriptions} subscriptions)`,
+      script: 'webhook-mock.ts',
+      args: [String(port)],
+      port,
+      probe: { path: '/_mock/health' },
+    }),
+  );
   try {
     const token = await tokenFrom(server.url);
     for (let i = 0; i < subscriptions; i++) {

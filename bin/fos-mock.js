@@ -7,7 +7,10 @@ if (!existsSync(entry)) {
   process.stderr.write('fos-mock: not built yet; run `npm run build` in the fos-mock folder first.\n');
   process.exit(1);
 }
-require(entry).program().parseAsync(process.argv).catch((error) => {
-  process.stderr.write(`fos-mock: ${error.message}\n`);
-  process.exit(1);
-});
+require(entry)
+  .program()
+  .parseAsync(process.argv)
+  .catch((error) => {
+    process.stderr.write(`fos-mock: ${error.message}\n`);
+    process.exit(1);
+  });

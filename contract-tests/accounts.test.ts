@@ -38,7 +38,8 @@ describeWhen(['stateful'], 'reading accounts', () => {
   });
 
   it('When a sub-account names its source, then the source is one of the customer’s accounts', async () => {
-    for (const account of accounts.filter((a) => a.sourceAccountId !== null)) expect(accounts.map((a) => a.id)).toContain(account.sourceAccountId);
+    for (const account of accounts.filter((a) => a.sourceAccountId !== null))
+      expect(accounts.map((a) => a.id)).toContain(account.sourceAccountId);
   });
 
   it('When an account id is not a uuid, then it answers 400; an unknown one 404', async () => {
@@ -64,7 +65,11 @@ describeWhen(['writes', 'stateful'], 'replacing the owner', () => {
     expect(account).toBeDefined();
     const res = await session().api.patch<Account>(`/v1/accounts/${account!.id}`, { owner: companyOwner });
     expect(res.status).toBe(200);
-    expect(res.body.owner).toMatchObject({ type: 'COMPANY', legalName: companyOwner.legalName, taxId: companyOwner.identificationDocument });
+    expect(res.body.owner).toMatchObject({
+      type: 'COMPANY',
+      legalName: companyOwner.legalName,
+      taxId: companyOwner.identificationDocument,
+    });
     expect(res.body.owner).not.toHaveProperty('identificationDocument');
     if (account!.owner.type === 'COMPANY' && res.body.owner.type === 'COMPANY') expect(res.body.owner.ubos).toEqual(account!.owner.ubos);
     expect(res.body.assets).toEqual(account!.assets);

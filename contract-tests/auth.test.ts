@@ -12,19 +12,23 @@ const session = useSession();
 const tokenCall = (body: unknown, options = {}) => session().anonymous.post('/api/oauth/client/token', body, { auth: 'none', ...options });
 
 describe('the token call', () => {
-  itWhen(['stateful'], 'When a client exchanges its credentials, then it gets a Bearer JWT living 82800 s whose sub is its customer', async () => {
-    const { api } = session();
-    const res = await tokenCall(api.credentials);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 82800 });
-    const jwt = decodeJwt(res.body.accessToken);
-    expect(jwt.header.alg).not.toBe('none');
-    expect(typeof jwt.payload.exp).toBe('number');
-    if (typeof jwt.payload.iat === 'number') expect((jwt.payload.exp as number) - jwt.payload.iat).toBe(82800);
-    const accounts = await api.get<Page<Account>>('/api/accounts');
-    expect(accounts.status).toBe(200);
-    for (const account of accounts.body.data) expect(account.customer.id).toBe(jwt.payload.sub);
-  });
+  itWhen(
+    ['stateful'],
+    'When a client exchanges its credentials, then it gets a Bearer JWT living 82800 s whose sub is its customer',
+    async () => {
+      const { api } = session();
+      const res = await tokenCall(api.credentials);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 82800 });
+      const jwt = decodeJwt(res.body.accessToken);
+      expect(jwt.header.alg).not.toBe('none');
+      expect(typeof jwt.payload.exp).toBe('number');
+      if (typeof jwt.payload.iat === 'number') expect((jwt.payload.exp as number) - jwt.payload.iat).toBe(82800);
+      const accounts = await api.get<Page<Account>>('/api/accounts');
+      expect(accounts.status).toBe(200);
+      for (const account of accounts.body.data) expect(account.customer.id).toBe(jwt.payload.sub);
+    },
+  );
 
   itWhen(['control'], 'When a token is issued, then exp is the mock clock plus 82800 s', async () => {
     const { api, control } = session();
@@ -38,24 +42,35 @@ describe('the token call', () => {
 
   it('When one token is reused for many calls, then every call is accepted', async () => {
     const { api } = session();
-    const answers = await Promise.all([api.get('/api/accounts'), api.get('/v1/operations'), api.get('/v1/subscriptions'), api.get('/v1/beneficiaries')]);
+    const answers = await Promise.all([
+      api.get('/api/accounts'),
+      api.get('/v1/operations'),
+      api.get('/v1/subscriptions'),
+      api.get('/v1/beneficiaries'),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
   });
 
-  itEachWhen(['stateful'], [
-    ['a wrong secret', (id: string) => ({ clientId: id, clientSecret: 'certainly-not-the-secret' })],
-    ['an unknown client', () => ({ clientId: 'no-such-client-anywhere', clientSecret: 'whatever' })],
-  ])('When the call carries %s, then it answers 401 INVALID_CLIENT', async (_name, body) => {
+  itEachWhen(
+    ['stateful'],
+    [
+      ['a wrong secret', (id: string) => ({ clientId: id, clientSecret: 'certainly-not-the-secret' })],
+      ['an unknown client', () => ({ clientId: 'no-such-client-anywhere', clientSecret: 'whatever' })],
+    ],
+  )('When the call carries %s, then it answers 401 INVALID_CLIENT', async (_name, body) => {
     const res = await tokenCall(body(session().api.credentials!.clientId));
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('INVALID_CLIENT');
   });
 
-  itEachWhen(['stateful'], [
-    ['no clientSecret', { clientId: 'demo' }],
-    ['a numeric clientId', { clientId: 42, clientSecret: 'x' }],
-    ['an empty object', {}],
-  ])('When the body has %s, then it answers 400 VALIDATION_ERROR', async (_name, body) => {
+  itEachWhen(
+    ['stateful'],
+    [
+      ['no clientSecret', { clientId: 'demo' }],
+      ['a numeric clientId', { clientId: 42, clientSecret: 'x' }],
+      ['an empty object', {}],
+    ],
+  )('When the body has %s, then it answers 400 VALIDATION_ERROR', async (_name, body) => {
     const res = await tokenCall(body);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -76,7 +91,10 @@ describeWhen(['stateful'], 'bearer tokens', () => {
     ['the token without its Bearer scheme', (token) => token],
     ['the claims re-sent with alg none', (token) => `Bearer ${unsigned(token)}`],
     ['the claims re-signed with another key', (token) => `Bearer ${resigned(token)}`],
-    ['another subject under the original signature', (token) => `Bearer ${tampered(token, { sub: '00000000-0000-4000-8000-000000000000' })}`],
+    [
+      'another subject under the original signature',
+      (token) => `Bearer ${tampered(token, { sub: '00000000-0000-4000-8000-000000000000' })}`,
+    ],
     ['a later expiry under the original signature', (token) => `Bearer ${tampered(token, { exp: 4102444800 })}`],
     ['a truncated signature', (token) => `Bearer ${token.slice(0, -6)}`],
   ];
@@ -116,7 +134,10 @@ describe('versions', () => {
     expect((await api.get('/api/accounts')).status).toBe(200);
   });
 
-  itEachWhen(['stateful'], samples(contract()).map((s) => [s.operationId, s] as const))('When %s asks for an unknown version, then it answers 400 UNSUPPORTED_VERSION', async (_id, s) => {
+  itEachWhen(
+    ['stateful'],
+    samples(contract()).map((s) => [s.operationId, s] as const),
+  )('When %s asks for an unknown version, then it answers 400 UNSUPPORTED_VERSION', async (_id, s) => {
     const { api, anonymous } = session();
     const client = s.op.security ? api : anonymous;
     const res = await client.call(s.method, s.path, { body: s.body, headers: { 'X-Service-Version': '999' } });

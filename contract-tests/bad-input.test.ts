@@ -19,36 +19,53 @@ const OVERSIZED = JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 1024) });
 
 describe('request bodies', () => {
   it('covers every operation of the document that takes a body', () => {
-    expect(withBody.map((s) => s.operationId).sort()).toEqual(contract().operations.filter((op) => op.hasBody).map((op) => op.operationId).sort());
+    expect(withBody.map((s) => s.operationId).sort()).toEqual(
+      contract()
+        .operations.filter((op) => op.hasBody)
+        .map((op) => op.operationId)
+        .sort(),
+    );
   });
 
-  itEachWhen(['stateful', 'rawBodies'], table(withBody))('When %s gets malformed JSON, then it answers 400 VALIDATION_ERROR naming the body', async (_id, s) => {
-    const res = await client(s).call(s.method, s.path, { raw: { body: '{"accountId": ', contentType: 'application/json' } });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-    expect(res.body.details.fields.map((f: { field: string }) => f.field)).toContain('body');
-    expect(res.text).not.toMatch(/at .*\.(js|ts):\d+/);
-  });
+  itEachWhen(['stateful', 'rawBodies'], table(withBody))(
+    'When %s gets malformed JSON, then it answers 400 VALIDATION_ERROR naming the body',
+    async (_id, s) => {
+      const res = await client(s).call(s.method, s.path, { raw: { body: '{"accountId": ', contentType: 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.details.fields.map((f: { field: string }) => f.field)).toContain('body');
+      expect(res.text).not.toMatch(/at .*\.(js|ts):\d+/);
+    },
+  );
 
-  itEachWhen(['stateful'], table(withBody))('When %s gets a body over the size limit, then it answers 413 PAYLOAD_TOO_LARGE', async (_id, s) => {
-    const res = await client(s).call(s.method, s.path, { raw: { body: OVERSIZED, contentType: 'application/json' } });
-    expect(res.status).toBe(413);
-    expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
-  });
+  itEachWhen(['stateful'], table(withBody))(
+    'When %s gets a body over the size limit, then it answers 413 PAYLOAD_TOO_LARGE',
+    async (_id, s) => {
+      const res = await client(s).call(s.method, s.path, { raw: { body: OVERSIZED, contentType: 'application/json' } });
+      expect(res.status).toBe(413);
+      expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
+    },
+  );
 
-  itEachWhen(['stateful'], table(withBody))('When %s gets a body that is not JSON, then it answers 415 UNSUPPORTED_MEDIA_TYPE', async (_id, s) => {
-    const res = await client(s).call(s.method, s.path, { raw: { body: 'accountId=1&amount=2', contentType: 'text/plain' } });
-    expect(res.status).toBe(415);
-    expect(res.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-  });
+  itEachWhen(['stateful'], table(withBody))(
+    'When %s gets a body that is not JSON, then it answers 415 UNSUPPORTED_MEDIA_TYPE',
+    async (_id, s) => {
+      const res = await client(s).call(s.method, s.path, { raw: { body: 'accountId=1&amount=2', contentType: 'text/plain' } });
+      expect(res.status).toBe(415);
+      expect(res.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    },
+  );
 
-  itEachWhen(['stateful'], table(withBody))('When %s gets fields of the wrong type, then it answers 400 naming each field', async (_id, s) => {
-    const res = await client(s).call(s.method, s.path, { body: wrongTypes(s.body!) });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-    const fields: string[] = res.body.details.fields.map((f: { field: string }) => f.field);
-    for (const key of Object.keys(s.body!)) expect(fields.some((f) => f === `body.${key}` || f.startsWith(`body.${key}.`))).toBe(true);
-  });
+  itEachWhen(['stateful'], table(withBody))(
+    'When %s gets fields of the wrong type, then it answers 400 naming each field',
+    async (_id, s) => {
+      const res = await client(s).call(s.method, s.path, { body: wrongTypes(s.body!) });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      const fields: string[] = res.body.details.fields.map((f: { field: string }) => f.field);
+      for (const key of Object.keys(s.body!)) expect(fields.some((f) => f === `body.${key}` || f.startsWith(`body.${key}.`))).toBe(true);
+    },
+  );
 
   itEachWhen(['stateful'], table(withBody))('When %s gets an unknown field, then it answers 400 naming it', async (_id, s) => {
     const res = await client(s).call(s.method, s.path, { body: { ...s.body, surpriseField: true } });
@@ -56,11 +73,14 @@ describe('request bodies', () => {
     expect(res.body.details.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'body.surpriseField' })]));
   });
 
-  itEachWhen(['stateful'], table(withBody.filter((s) => s.op.bodyRequired)))('When %s gets no body, then it answers 400 VALIDATION_ERROR', async (_id, s) => {
-    const res = await client(s).call(s.method, s.path, {});
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-  });
+  itEachWhen(['stateful'], table(withBody.filter((s) => s.op.bodyRequired)))(
+    'When %s gets no body, then it answers 400 VALIDATION_ERROR',
+    async (_id, s) => {
+      const res = await client(s).call(s.method, s.path, {});
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    },
+  );
 
   itEachWhen(['stateful'], table(withBody))('When %s gets a JSON array, then it answers 400 VALIDATION_ERROR', async (_id, s) => {
     const res = await client(s).call(s.method, s.path, { body: [s.body] });
@@ -88,11 +108,14 @@ describe('bodies where the document takes none', () => {
 });
 
 describeWhen(['stateful'], 'path ids', () => {
-  it.each(table(withPathIds))('When %s names an id that is not a uuid, then it answers 400 VALIDATION_ERROR naming the path', async (_id, s) => {
-    const path = s.op.path.replace(/\{[^}]+\}/g, 'not-a-uuid');
-    const res = await session().api.call(s.method, path, { body: s.body });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-    expect(res.body.details.fields.some((f: { field: string }) => f.field.startsWith('path.'))).toBe(true);
-  });
+  it.each(table(withPathIds))(
+    'When %s names an id that is not a uuid, then it answers 400 VALIDATION_ERROR naming the path',
+    async (_id, s) => {
+      const path = s.op.path.replace(/\{[^}]+\}/g, 'not-a-uuid');
+      const res = await session().api.call(s.method, path, { body: s.body });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.details.fields.some((f: { field: string }) => f.field.startsWith('path.'))).toBe(true);
+    },
+  );
 });

@@ -35,10 +35,16 @@ describeWhen(['stateful'], 'saving beneficiaries', () => {
   it('When a beneficiary is created with a PIX instruction, then it is the customer’s, reads back, and lists', async () => {
     const { api } = session();
     const instruction = pixInstruction();
-    const res = await api.post<Beneficiary>('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [instruction] });
+    const res = await api.post<Beneficiary>('/v1/beneficiaries', {
+      entity: person,
+      relationshipType: 'THIRD_PARTY',
+      paymentInstructions: [instruction],
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ entity: person, relationshipType: 'THIRD_PARTY' });
-    expect(res.body.paymentInstructions).toEqual([expect.objectContaining({ asset: 'BRL', address: instruction.address, documents: instruction.documents })]);
+    expect(res.body.paymentInstructions).toEqual([
+      expect.objectContaining({ asset: 'BRL', address: instruction.address, documents: instruction.documents }),
+    ]);
     expect((await api.get<Beneficiary>(`/v1/beneficiaries/${res.body.id}`)).body).toEqual(res.body);
     const listed = await allPages<Beneficiary>(api, '/v1/beneficiaries');
     expect(listed.map((b) => b.id)).toContain(res.body.id);
@@ -47,11 +53,18 @@ describeWhen(['stateful'], 'saving beneficiaries', () => {
 
   it('When a company beneficiary is created without instructions, then it has none, and one can be added', async () => {
     const { api } = session();
-    const company = { type: 'COMPANY', legalName: 'Fornecedor Exemplo SA', identificationDocument: { type: 'CNPJ', value: '11222333000181', country: 'BR' } };
+    const company = {
+      type: 'COMPANY',
+      legalName: 'Fornecedor Exemplo SA',
+      identificationDocument: { type: 'CNPJ', value: '11222333000181', country: 'BR' },
+    };
     const created = await api.post<Beneficiary>('/v1/beneficiaries', { entity: company, relationshipType: 'SELF_OWNED' });
     expect(created.status).toBe(201);
     expect(created.body.paymentInstructions).toEqual([]);
-    const added = await api.post<Beneficiary>(`/v1/beneficiaries/${created.body.id}/paymentInstructions`, pixInstruction('fornecedor@example.com'));
+    const added = await api.post<Beneficiary>(
+      `/v1/beneficiaries/${created.body.id}/paymentInstructions`,
+      pixInstruction('fornecedor@example.com'),
+    );
     expect(added.status).toBe(201);
     expect(added.body.id).toBe(created.body.id);
     expect(added.body.paymentInstructions).toHaveLength(1);
@@ -63,7 +76,10 @@ describeWhen(['stateful'], 'saving beneficiaries', () => {
     ['an unknown relationship type', { entity: person, relationshipType: 'COUSIN' }],
     ['an unknown entity type', { entity: { ...person, type: 'ROBOT' }, relationshipType: 'THIRD_PARTY' }],
     ['an instruction without an address', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [{ asset: 'BRL' }] }],
-    ['more than 20 instructions', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: Array.from({ length: 21 }, () => pixInstruction()) }],
+    [
+      'more than 20 instructions',
+      { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: Array.from({ length: 21 }, () => pixInstruction()) },
+    ],
   ])('When a beneficiary has %s, then it answers 400 VALIDATION_ERROR', async (_name, body) => {
     const res = await session().api.post('/v1/beneficiaries', JSON.parse(JSON.stringify(body)));
     expect(res.status).toBe(400);
@@ -78,7 +94,10 @@ describeWhen(['stateful'], 'saving beneficiaries', () => {
   it('When an instruction has an empty PIX key, then it answers 400', async () => {
     const { api } = session();
     const created = (await api.post<Beneficiary>('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY' })).body;
-    const res = await api.post(`/v1/beneficiaries/${created.id}/paymentInstructions`, { asset: 'BRL', address: { rail: 'PIX_KEY', dictKey: '' } });
+    const res = await api.post(`/v1/beneficiaries/${created.id}/paymentInstructions`, {
+      asset: 'BRL',
+      address: { rail: 'PIX_KEY', dictKey: '' },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -86,18 +105,40 @@ describeWhen(['stateful'], 'saving beneficiaries', () => {
 describeWhen(['control', 'writes'], 'instruction review (control API)', () => {
   it('When an instruction is approved, then the beneficiary shows it APPROVED; when rejected, a withdrawal to it is refused', async () => {
     const { api, control } = session();
-    const created = (await api.post<Beneficiary>('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction()] })).body;
+    const created = (
+      await api.post<Beneficiary>('/v1/beneficiaries', {
+        entity: person,
+        relationshipType: 'THIRD_PARTY',
+        paymentInstructions: [pixInstruction()],
+      })
+    ).body;
     const instructionId = created.paymentInstructions[0]!.id;
     await control!.instruction(created.id, instructionId, 'approve');
-    expect((await api.get<Beneficiary>(`/v1/beneficiaries/${created.id}`)).body.paymentInstructions[0]!.currentState.status).toBe('APPROVED');
+    expect((await api.get<Beneficiary>(`/v1/beneficiaries/${created.id}`)).body.paymentInstructions[0]!.currentState.status).toBe(
+      'APPROVED',
+    );
 
-    const rejected = (await api.post<Beneficiary>('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction()] })).body;
-    await control!.instruction(rejected.id, rejected.paymentInstructions[0]!.id, 'reject', { code: 'DOCUMENT_REJECTED', message: 'Key owner does not match' });
+    const rejected = (
+      await api.post<Beneficiary>('/v1/beneficiaries', {
+        entity: person,
+        relationshipType: 'THIRD_PARTY',
+        paymentInstructions: [pixInstruction()],
+      })
+    ).body;
+    await control!.instruction(rejected.id, rejected.paymentInstructions[0]!.id, 'reject', {
+      code: 'DOCUMENT_REJECTED',
+      message: 'Key owner does not match',
+    });
     const read = (await api.get<Beneficiary>(`/v1/beneficiaries/${rejected.id}`)).body.paymentInstructions[0]!;
     expect(read.currentState).toMatchObject({ status: 'REJECTED', reason: { code: 'DOCUMENT_REJECTED' } });
     const { funded } = await findAccounts(session());
-    const q = (await api.post<Quote>('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })).body;
-    const res = await api.post('/v1/operations/withdrawals', { accountId: funded.id, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: rejected.id } });
+    const q = (await api.post<Quote>('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }))
+      .body;
+    const res = await api.post('/v1/operations/withdrawals', {
+      accountId: funded.id,
+      quoteId: q.id,
+      beneficiary: { mode: 'REFERENCE', id: rejected.id },
+    });
     expect(res.status).toBe(400);
     expect((await api.get<Quote>(`/v1/quotes/${q.id}`)).body.status).toBe('OPEN');
   });

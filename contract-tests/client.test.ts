@@ -35,7 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const client = (driftFails: boolean) => new ApiClient({ baseUrl, contract: contract(), file: 'client.test.ts', driftFails, record: (r) => void records.push(r) });
+const client = (driftFails: boolean) =>
+  new ApiClient({ baseUrl, contract: contract(), file: 'client.test.ts', driftFails, record: (r) => void records.push(r) });
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({
   status,
   headers: { 'content-type': 'application/json', 'x-request-id': randomUUID(), ...headers },
@@ -48,7 +49,9 @@ describe('finding the operation', () => {
   it('When a concrete path and a template both fit, then the concrete path wins', () => {
     expect(findOperation(contract(), 'POST', '/v1/operations/deposits')?.operationId).toBe('createDeposit');
     expect(findOperation(contract(), 'GET', `/v1/operations/${randomUUID()}`)?.operationId).toBe('getOperation');
-    expect(findOperation(contract(), 'POST', `/v1/subscriptions/${randomUUID()}/executionLogs/${randomUUID()}/resend?x=1`)?.operationId).toBe('resendExecutionLog');
+    expect(
+      findOperation(contract(), 'POST', `/v1/subscriptions/${randomUUID()}/executionLogs/${randomUUID()}/resend?x=1`)?.operationId,
+    ).toBe('resendExecutionLog');
     expect(findOperation(contract(), 'PUT', '/api/accounts')).toBeUndefined();
   });
 
@@ -67,9 +70,17 @@ describe('checking every response', () => {
 
   it.each<[string, Answer, RegExp]>([
     ['a status the operation does not document', json(418, { code: 'TEAPOT', message: 'no' }), /status 418 is not documented/],
-    ['no X-Request-Id', { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(page()) }, /X-Request-Id must be a uuid/],
+    [
+      'no X-Request-Id',
+      { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(page()) },
+      /X-Request-Id must be a uuid/,
+    ],
     ['an X-Request-Id that is not a uuid', json(200, page(), { 'x-request-id': 'req-1' }), /X-Request-Id must be a uuid/],
-    ['a body that is not JSON', { status: 200, headers: { 'content-type': 'text/html', 'x-request-id': randomUUID() }, body: '<html>' }, /must be JSON/],
+    [
+      'a body that is not JSON',
+      { status: 200, headers: { 'content-type': 'text/html', 'x-request-id': randomUUID() }, body: '<html>' },
+      /must be JSON/,
+    ],
     ['a body missing a required field', json(200, { data: [] }), /body.*meta/],
     ['an error without its code', json(400, { message: 'bad' }), /code/],
     ['X-Idempotent-Replayed other than true', json(200, page(), { 'x-idempotent-replayed': 'yes' }), /X-Idempotent-Replayed/],
@@ -87,7 +98,21 @@ describe('checking every response', () => {
   });
 
   it('When the answer drifts and the target is not a mock, then the call passes and the drift is recorded', async () => {
-    next = json(200, page([{ id: randomUUID(), companyId: 'c', url: 'https://h.example.com', resources: [], allowRetry: false, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', colour: 'blue' }]));
+    next = json(
+      200,
+      page([
+        {
+          id: randomUUID(),
+          companyId: 'c',
+          url: 'https://h.example.com',
+          resources: [],
+          allowRetry: false,
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: '2026-01-01T00:00:00Z',
+          colour: 'blue',
+        },
+      ]),
+    );
     const res = await call(false);
     expect(res.status).toBe(200);
     expect(records.at(-1)).toMatchObject({ kind: 'drift', operationId: 'listSubscriptions', field: 'body.data.0.colour' });

@@ -26,7 +26,10 @@ describe('the key is required', () => {
     expect(mutating.filter((op) => !op.idempotent).map((op) => op.operationId)).toEqual([]);
   });
 
-  itEachWhen(['stateful'], keyed.map((s) => [s.operationId, s] as const))('When %s is sent without X-Idempotency-Key, then it answers 400 IDEMPOTENCY_KEY_REQUIRED', async (_id, s) => {
+  itEachWhen(
+    ['stateful'],
+    keyed.map((s) => [s.operationId, s] as const),
+  )('When %s is sent without X-Idempotency-Key, then it answers 400 IDEMPOTENCY_KEY_REQUIRED', async (_id, s) => {
     const res = await session().api.call(s.method, s.path, { body: s.body, idempotencyKey: null });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
@@ -85,19 +88,25 @@ describeWhen(['stateful'], 'replays', () => {
     expect(accepted.replayed).toBe(false);
   });
 
-  itWhen(['writes'], 'When a deposit is retried with its key, then the same operation comes back and the quote is consumed once', async () => {
-    const { api } = session();
-    const quote = (await api.post<Quote>('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })).body;
-    const key = randomUUID();
-    const body = { accountId: accounts.funded.id, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } };
-    const first = await api.post('/v1/operations/deposits', body, { idempotencyKey: key });
-    const again = await api.post('/v1/operations/deposits', body, { idempotencyKey: key });
-    expect(first.status).toBe(201);
-    expect(again.status).toBe(201);
-    expect(again.replayed).toBe(true);
-    expect(again.body.id).toBe(first.body.id);
-    expect((await api.get<Quote>(`/v1/quotes/${quote.id}`)).body.operationId).toBe(first.body.id);
-  });
+  itWhen(
+    ['writes'],
+    'When a deposit is retried with its key, then the same operation comes back and the quote is consumed once',
+    async () => {
+      const { api } = session();
+      const quote = (
+        await api.post<Quote>('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })
+      ).body;
+      const key = randomUUID();
+      const body = { accountId: accounts.funded.id, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } };
+      const first = await api.post('/v1/operations/deposits', body, { idempotencyKey: key });
+      const again = await api.post('/v1/operations/deposits', body, { idempotencyKey: key });
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(201);
+      expect(again.replayed).toBe(true);
+      expect(again.body.id).toBe(first.body.id);
+      expect((await api.get<Quote>(`/v1/quotes/${quote.id}`)).body.operationId).toBe(first.body.id);
+    },
+  );
 });
 
 describeWhen(['stateful'], 'a key reused for another request', () => {
@@ -105,18 +114,24 @@ describeWhen(['stateful'], 'a key reused for another request', () => {
   // id); the second differs in body or path. createBeneficiary and createSubscription have no
   // lookup to fail, so they are checked below with a real first request.
   const pairs = keyed.filter((s) => s.notFound);
-  it.each(pairs.map((s) => [s.operationId, s] as const))('When %s gets a used key with another request, then it answers 422 IDEMPOTENCY_KEY_REUSED', async (_id, s) => {
-    const { api } = session();
-    const key = randomUUID();
-    const first = await api.call(s.method, s.path, { body: s.body, idempotencyKey: key });
-    expect(first.status).toBe(404);
-    // Another request: another unknown id in the path, or (no path id) in the body.
-    const other = s.op.pathParams.length > 0 ? s.path.replace(/[0-9a-f-]{36}$/, randomUUID()).replace(/^(.*\/)[0-9a-f-]{36}(\/[a-zA-Z]+)$/, `$1${randomUUID()}$2`) : s.path;
-    const body = s.op.pathParams.length > 0 ? s.body : { ...s.body, accountId: randomUUID() };
-    const second = await api.call(s.method, other, { body, idempotencyKey: key });
-    expect(second.status).toBe(422);
-    expect(second.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
-  });
+  it.each(pairs.map((s) => [s.operationId, s] as const))(
+    'When %s gets a used key with another request, then it answers 422 IDEMPOTENCY_KEY_REUSED',
+    async (_id, s) => {
+      const { api } = session();
+      const key = randomUUID();
+      const first = await api.call(s.method, s.path, { body: s.body, idempotencyKey: key });
+      expect(first.status).toBe(404);
+      // Another request: another unknown id in the path, or (no path id) in the body.
+      const other =
+        s.op.pathParams.length > 0
+          ? s.path.replace(/[0-9a-f-]{36}$/, randomUUID()).replace(/^(.*\/)[0-9a-f-]{36}(\/[a-zA-Z]+)$/, `$1${randomUUID()}$2`)
+          : s.path;
+      const body = s.op.pathParams.length > 0 ? s.body : { ...s.body, accountId: randomUUID() };
+      const second = await api.call(s.method, other, { body, idempotencyKey: key });
+      expect(second.status).toBe(422);
+      expect(second.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    },
+  );
 
   it('When a quote key is reused with another amount, then it answers 422 and the first quote stands', async () => {
     const { api } = session();
@@ -131,7 +146,11 @@ describeWhen(['stateful'], 'a key reused for another request', () => {
   it('When a subscription key is reused with another URL, then it answers 422', async () => {
     const { api, onClose } = session();
     const key = randomUUID();
-    const first = await api.post<Subscription>('/api/subscriptions', { url: 'https://hooks.example.com/a', includeAll: true }, { idempotencyKey: key });
+    const first = await api.post<Subscription>(
+      '/api/subscriptions',
+      { url: 'https://hooks.example.com/a', includeAll: true },
+      { idempotencyKey: key },
+    );
     onClose(() => api.delete(`/v1/subscriptions/${first.body.id}`));
     const second = await api.post('/api/subscriptions', { url: 'https://hooks.example.com/b', includeAll: true }, { idempotencyKey: key });
     expect(second.status).toBe(422);
@@ -140,8 +159,14 @@ describeWhen(['stateful'], 'a key reused for another request', () => {
   it('When a beneficiary key is reused with another entity, then it answers 422', async () => {
     const { api } = session();
     const key = randomUUID();
-    expect((await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY' }, { idempotencyKey: key })).status).toBe(201);
-    const second = await api.post('/v1/beneficiaries', { entity: { ...person, firstName: 'Ana' }, relationshipType: 'THIRD_PARTY' }, { idempotencyKey: key });
+    expect((await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY' }, { idempotencyKey: key })).status).toBe(
+      201,
+    );
+    const second = await api.post(
+      '/v1/beneficiaries',
+      { entity: { ...person, firstName: 'Ana' }, relationshipType: 'THIRD_PARTY' },
+      { idempotencyKey: key },
+    );
     expect(second.status).toBe(422);
   });
 });
@@ -173,8 +198,16 @@ describeWhen(['stateful'], 'concurrent duplicates', () => {
     const { api, onClose } = session();
     const key = randomUUID();
     const url = `https://hooks.example.com/race/${key}`;
-    const ids = await race(() => api.post<Subscription>('/api/subscriptions', { url, resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_CREATED'] }] }, { idempotencyKey: key }));
-    const all = (await api.get<{ data: Subscription[] }>('/v1/subscriptions', { query: { limit: 100 } })).body.data.filter((s) => s.url === url);
+    const ids = await race(() =>
+      api.post<Subscription>(
+        '/api/subscriptions',
+        { url, resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_CREATED'] }] },
+        { idempotencyKey: key },
+      ),
+    );
+    const all = (await api.get<{ data: Subscription[] }>('/v1/subscriptions', { query: { limit: 100 } })).body.data.filter(
+      (s) => s.url === url,
+    );
     for (const s of all) onClose(() => api.delete(`/v1/subscriptions/${s.id}`));
     expect(all).toHaveLength(1);
     expect(ids.size).toBe(1);
@@ -184,8 +217,16 @@ describeWhen(['stateful'], 'concurrent duplicates', () => {
     const { api } = session();
     const key = randomUUID();
     const lastName = `Race${key.slice(0, 8)}`;
-    const ids = await race(() => api.post<Beneficiary>('/v1/beneficiaries', { entity: { ...person, lastName }, relationshipType: 'THIRD_PARTY' }, { idempotencyKey: key }));
-    const all = (await api.get<{ data: Beneficiary[] }>('/v1/beneficiaries', { query: { limit: 100 } })).body.data.filter((b) => b.entity.type === 'INDIVIDUAL' && b.entity.lastName === lastName);
+    const ids = await race(() =>
+      api.post<Beneficiary>(
+        '/v1/beneficiaries',
+        { entity: { ...person, lastName }, relationshipType: 'THIRD_PARTY' },
+        { idempotencyKey: key },
+      ),
+    );
+    const all = (await api.get<{ data: Beneficiary[] }>('/v1/beneficiaries', { query: { limit: 100 } })).body.data.filter(
+      (b) => b.entity.type === 'INDIVIDUAL' && b.entity.lastName === lastName,
+    );
     expect(all).toHaveLength(1);
     expect(ids.size).toBe(1);
   });
@@ -193,8 +234,18 @@ describeWhen(['stateful'], 'concurrent duplicates', () => {
   itWhen(['writes'], 'When the same transfer races with one key, then one operation is created', async () => {
     const { api } = session();
     const key = randomUUID();
-    const ids = await race(() => api.post('/v1/operations/transfers', { accountId: accounts.funded.id, targetAccountId: accounts.other.id, asset: 'BRL', amount: '0.01' }, { idempotencyKey: key }));
-    const replay = await api.post('/v1/operations/transfers', { accountId: accounts.funded.id, targetAccountId: accounts.other.id, asset: 'BRL', amount: '0.01' }, { idempotencyKey: key });
+    const ids = await race(() =>
+      api.post(
+        '/v1/operations/transfers',
+        { accountId: accounts.funded.id, targetAccountId: accounts.other.id, asset: 'BRL', amount: '0.01' },
+        { idempotencyKey: key },
+      ),
+    );
+    const replay = await api.post(
+      '/v1/operations/transfers',
+      { accountId: accounts.funded.id, targetAccountId: accounts.other.id, asset: 'BRL', amount: '0.01' },
+      { idempotencyKey: key },
+    );
     expect(replay.replayed).toBe(true);
     expect(ids.size).toBe(1);
     expect([...ids][0]).toBe(replay.body.id);

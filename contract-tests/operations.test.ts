@@ -22,14 +22,31 @@ beforeAllWhen(['stateful'], async () => {
 });
 
 async function quote(body: Record<string, unknown> = {}): Promise<Quote> {
-  const res = await session().api.post<Quote>('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '2.00', ...body });
+  const res = await session().api.post<Quote>('/v1/quotes', {
+    accountId: accounts.funded.id,
+    sourceAsset: 'BRL',
+    targetAsset: 'BRL',
+    sourceAmount: '2.00',
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
 
 const create = {
-  deposit: (q: Quote, extra: Record<string, unknown> = {}) => session().api.post<Operation>('/v1/operations/deposits', { accountId: q.accountId, quoteId: q.id, fundingInstruction: { rail: 'PIX' }, ...extra }),
-  withdrawal: (q: Quote, beneficiaryId = beneficiary.id) => session().api.post<Operation>('/v1/operations/withdrawals', { accountId: q.accountId, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: beneficiaryId } }),
+  deposit: (q: Quote, extra: Record<string, unknown> = {}) =>
+    session().api.post<Operation>('/v1/operations/deposits', {
+      accountId: q.accountId,
+      quoteId: q.id,
+      fundingInstruction: { rail: 'PIX' },
+      ...extra,
+    }),
+  withdrawal: (q: Quote, beneficiaryId = beneficiary.id) =>
+    session().api.post<Operation>('/v1/operations/withdrawals', {
+      accountId: q.accountId,
+      quoteId: q.id,
+      beneficiary: { mode: 'REFERENCE', id: beneficiaryId },
+    }),
   swap: (q: Quote, accountId = q.accountId) => session().api.post<Operation>('/v1/operations/swaps', { accountId, quoteId: q.id }),
   transfer: (amount = '0.50', target = accounts.other.id, source = accounts.funded.id) =>
     session().api.post<Operation>('/v1/operations/transfers', { accountId: source, targetAccountId: target, asset: 'BRL', amount }),
@@ -121,18 +138,22 @@ describeWhen(['writes', 'stateful'], 'creating each kind', () => {
 
   it('When the account has propagating tags, then they are stamped on its operations', async () => {
     const tags = (await session().api.get(`/api/accounts/${accounts.funded.id}`)).body.tags as Array<{ key: string | null; value: string }>;
-    for (const op of created) for (const tag of op.tags) expect(tags).toContainEqual(expect.objectContaining({ key: tag.key, value: tag.value }));
+    for (const op of created)
+      for (const tag of op.tags) expect(tags).toContainEqual(expect.objectContaining({ key: tag.key, value: tag.value }));
   });
 });
 
 describeWhen(['writes', 'stateful'], 'refused operations', () => {
-  it.each(['withdrawal', 'swap'] as const)('When a %s reuses a consumed quote, then it answers 409 QUOTE_ALREADY_CONSUMED', async (kind) => {
-    const q = await quote({ targetAsset: kind === 'swap' ? 'USDT' : 'BRL' });
-    expect((await create.deposit(q)).status).toBe(201);
-    const res = kind === 'swap' ? await create.swap(q) : await create.withdrawal(q);
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'QUOTE_ALREADY_CONSUMED' });
-  });
+  it.each(['withdrawal', 'swap'] as const)(
+    'When a %s reuses a consumed quote, then it answers 409 QUOTE_ALREADY_CONSUMED',
+    async (kind) => {
+      const q = await quote({ targetAsset: kind === 'swap' ? 'USDT' : 'BRL' });
+      expect((await create.deposit(q)).status).toBe(201);
+      const res = kind === 'swap' ? await create.swap(q) : await create.withdrawal(q);
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ code: 'QUOTE_ALREADY_CONSUMED' });
+    },
+  );
 
   it('When a swap uses a quote of another account, then it answers 422 QUOTE_ACCOUNT_MISMATCH', async () => {
     const q = await quote({ targetAsset: 'USDT' });
@@ -176,7 +197,8 @@ describeWhen(['stateful'], 'operations that cannot be made', () => {
 });
 
 describeWhen(['control', 'writes'], 'settlement (control API)', () => {
-  const balance = async (accountId: string, asset: string) => new Decimal((await session().control!.balances(accountId)).balances[asset] ?? '0');
+  const balance = async (accountId: string, asset: string) =>
+    new Decimal((await session().control!.balances(accountId)).balances[asset] ?? '0');
 
   /** Settles through the control API; an operation the mock already auto-settled is read instead. */
   async function settle(op: Operation): Promise<Operation> {
@@ -219,7 +241,14 @@ describeWhen(['control', 'writes'], 'settlement (control API)', () => {
   it('When a withdrawal is short of funds, then it goes FAILED with INSUFFICIENT_BALANCE and moves nothing', async () => {
     const { control } = session();
     await control!.setBalances(accounts.other.id, { BRL: '0.00' });
-    const q = (await session().api.post<Quote>('/v1/quotes', { accountId: accounts.other.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '5.00' })).body;
+    const q = (
+      await session().api.post<Quote>('/v1/quotes', {
+        accountId: accounts.other.id,
+        sourceAsset: 'BRL',
+        targetAsset: 'BRL',
+        sourceAmount: '5.00',
+      })
+    ).body;
     const done = await settle((await create.withdrawal(q)).body);
     expect(done.currentState).toMatchObject({ status: 'FAILED', reason: { code: 'INSUFFICIENT_BALANCE' } });
     expect(done.transactions).toEqual([]);

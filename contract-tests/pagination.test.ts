@@ -36,11 +36,20 @@ function expectSameWalk(earlier: string[], later: string[], exact = capabilities
 }
 
 /** Follows nextCursor from the first page (at most `maxPages` pages). */
-async function walk(api: ApiClient, path: string, limit: number, query: Record<string, string> = {}, maxPages = 40, between?: (page: number) => Promise<void>): Promise<Walk> {
+async function walk(
+  api: ApiClient,
+  path: string,
+  limit: number,
+  query: Record<string, string> = {},
+  maxPages = 40,
+  between?: (page: number) => Promise<void>,
+): Promise<Walk> {
   const pages: Array<Page<Keyed>> = [];
   let cursor: string | null = null;
   for (let i = 0; i < maxPages; i++) {
-    const res: ApiResponse<Page<Keyed>> = await api.get<Page<Keyed>>(path, { query: { ...query, limit, ...(cursor ? { cursor, direction: 'NEXT' } : {}) } });
+    const res: ApiResponse<Page<Keyed>> = await api.get<Page<Keyed>>(path, {
+      query: { ...query, limit, ...(cursor ? { cursor, direction: 'NEXT' } : {}) },
+    });
     expect(res.status).toBe(200);
     pages.push(res.body);
     cursor = res.body.meta.nextCursor;
@@ -51,7 +60,9 @@ async function walk(api: ApiClient, path: string, limit: number, query: Record<s
 }
 
 const lists = contract()
-  .operations.filter((op) => op.method === 'get' && op.pathParams.length === 0 && op.responses.get('200')?.hasBody && /^list/.test(op.operationId))
+  .operations.filter(
+    (op) => op.method === 'get' && op.pathParams.length === 0 && op.responses.get('200')?.hasBody && /^list/.test(op.operationId),
+  )
   .map((op) => [op.operationId, op.path] as const);
 
 let mySubscriptions: string[] = [];
@@ -60,7 +71,10 @@ beforeAllWhen(['stateful'], async () => {
   const { api, onClose } = session();
   // Enough records in one list to walk several pages, whatever the customer held before.
   for (let i = 0; i < 5; i++) {
-    const res = await api.post<Subscription>('/api/subscriptions', { url: `https://hooks.example.com/pagination/${i}`, resources: operationEvents });
+    const res = await api.post<Subscription>('/api/subscriptions', {
+      url: `https://hooks.example.com/pagination/${i}`,
+      resources: operationEvents,
+    });
     expect(res.status).toBe(201);
     mySubscriptions.push(res.body.id);
   }
@@ -71,24 +85,34 @@ beforeAllWhen(['stateful'], async () => {
 
 describe('walking every list', () => {
   it('covers every list operation of the document', () => {
-    expect(lists.map(([id]) => id).sort()).toEqual(['listAccounts', 'listBeneficiaries', 'listOperations', 'listReferenceEventTypes', 'listReferenceResources', 'listSubscriptions']);
+    expect(lists.map(([id]) => id).sort()).toEqual([
+      'listAccounts',
+      'listBeneficiaries',
+      'listOperations',
+      'listReferenceEventTypes',
+      'listReferenceResources',
+      'listSubscriptions',
+    ]);
   });
 
-  itEachWhen(['stateful'], lists)('When %s is walked one record at a time, then it sees what pages of 100 see, once each', async (_id, path) => {
-    const { api } = session();
-    const big = await walk(api, path, 100, {}, 5);
-    const small = await walk(api, path, 1, {}, 40);
-    expect(new Set(small.keys).size).toBe(small.keys.length);
-    expect(new Set(big.keys).size).toBe(big.keys.length);
-    if (small.complete && big.complete) expectSameWalk(big.keys, small.keys);
-    else expectSameWalk(big.keys, small.keys, false);
-    for (const page of small.pages) {
-      expect(page.meta.total).toBe(page.data.length);
-      expect(page.data.length).toBeLessThanOrEqual(1);
-    }
-    expect(small.pages[0]!.meta.previousCursor).toBeNull();
-    if (small.complete) expect(small.pages.at(-1)!.meta.nextCursor).toBeNull();
-  });
+  itEachWhen(['stateful'], lists)(
+    'When %s is walked one record at a time, then it sees what pages of 100 see, once each',
+    async (_id, path) => {
+      const { api } = session();
+      const big = await walk(api, path, 100, {}, 5);
+      const small = await walk(api, path, 1, {}, 40);
+      expect(new Set(small.keys).size).toBe(small.keys.length);
+      expect(new Set(big.keys).size).toBe(big.keys.length);
+      if (small.complete && big.complete) expectSameWalk(big.keys, small.keys);
+      else expectSameWalk(big.keys, small.keys, false);
+      for (const page of small.pages) {
+        expect(page.meta.total).toBe(page.data.length);
+        expect(page.data.length).toBeLessThanOrEqual(1);
+      }
+      expect(small.pages[0]!.meta.previousCursor).toBeNull();
+      if (small.complete) expect(small.pages.at(-1)!.meta.nextCursor).toBeNull();
+    },
+  );
 
   itEachWhen(['stateful'], lists)('When %s is asked without a limit, then a page holds at most 10 records', async (_id, path) => {
     const res = await session().api.get<Page<Keyed>>(path);
@@ -127,7 +151,12 @@ describeWhen(['stateful'], 'moving back', () => {
       back.push(page.data.map(keyOf));
       expect(back.length).toBeLessThanOrEqual(forward.pages.length);
     }
-    expect(back).toEqual(forward.pages.slice(0, -1).map((p) => p.data.map(keyOf)).reverse());
+    expect(back).toEqual(
+      forward.pages
+        .slice(0, -1)
+        .map((p) => p.data.map(keyOf))
+        .reverse(),
+    );
     const onward = await api.get<Page<Keyed>>(path, { query: { limit: 5, cursor: page.meta.nextCursor!, direction: 'NEXT' } });
     expect(onward.body.data.map(keyOf)).toEqual(forward.pages[1]!.data.map(keyOf));
   });
@@ -144,37 +173,49 @@ describeWhen(['stateful'], 'moving back', () => {
 });
 
 describeWhen(['stateful'], 'records added during a walk', () => {
-  it.each(['DESCENDING', 'ASCENDING'])('When subscriptions are added while walking %s, then no record repeats and none of the first ones vanishes', async (order) => {
-    const { api } = session();
-    const before = (await walk(api, '/v1/subscriptions', 100, { sortOrder: order })).keys.filter((key) => mySubscriptions.includes(key));
-    const added: string[] = [];
-    const during = await walk(api, '/v1/subscriptions', 2, { sortOrder: order }, 40, async (page) => {
-      if (page > 1) return;
-      const res = await api.post<Subscription>('/api/subscriptions', { url: `https://hooks.example.com/added/${order}/${page}`, resources: operationEvents });
-      added.push(res.body.id);
-      mySubscriptions.push(res.body.id);
-    });
-    expect(during.complete).toBe(true);
-    expect(new Set(during.keys).size).toBe(during.keys.length);
-    for (const key of before) expect(during.keys).toContain(key);
-    // Newest first: the new records sort before the cursor, so this walk does not meet them.
-    if (order === 'DESCENDING') for (const key of added) expect(during.keys).not.toContain(key);
-  });
+  it.each(['DESCENDING', 'ASCENDING'])(
+    'When subscriptions are added while walking %s, then no record repeats and none of the first ones vanishes',
+    async (order) => {
+      const { api } = session();
+      const before = (await walk(api, '/v1/subscriptions', 100, { sortOrder: order })).keys.filter((key) => mySubscriptions.includes(key));
+      const added: string[] = [];
+      const during = await walk(api, '/v1/subscriptions', 2, { sortOrder: order }, 40, async (page) => {
+        if (page > 1) return;
+        const res = await api.post<Subscription>('/api/subscriptions', {
+          url: `https://hooks.example.com/added/${order}/${page}`,
+          resources: operationEvents,
+        });
+        added.push(res.body.id);
+        mySubscriptions.push(res.body.id);
+      });
+      expect(during.complete).toBe(true);
+      expect(new Set(during.keys).size).toBe(during.keys.length);
+      for (const key of before) expect(during.keys).toContain(key);
+      // Newest first: the new records sort before the cursor, so this walk does not meet them.
+      if (order === 'DESCENDING') for (const key of added) expect(during.keys).not.toContain(key);
+    },
+  );
 });
 
 describe('refused parameters', () => {
   const cases = lists.flatMap(([id, path]) => ['0', '101', '-1', 'ten', '2.5'].map((limit) => [id, limit, path] as const));
-  itEachWhen(['stateful'], cases)('When %s is asked for limit=%s, then it answers 400 VALIDATION_ERROR naming query.limit', async (_id, limit, path) => {
-    const res = await session().api.get(path, { query: { limit } });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-    expect(res.body.details.fields.map((f: { field: string }) => f.field)).toContain('query.limit');
-  });
+  itEachWhen(['stateful'], cases)(
+    'When %s is asked for limit=%s, then it answers 400 VALIDATION_ERROR naming query.limit',
+    async (_id, limit, path) => {
+      const res = await session().api.get(path, { query: { limit } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.details.fields.map((f: { field: string }) => f.field)).toContain('query.limit');
+    },
+  );
 
-  itEachWhen(['stateful'], [
-    ['direction', 'SIDEWAYS'],
-    ['sortOrder', 'RANDOM'],
-  ])('When %s is %s, then it answers 400 VALIDATION_ERROR', async (name, value) => {
+  itEachWhen(
+    ['stateful'],
+    [
+      ['direction', 'SIDEWAYS'],
+      ['sortOrder', 'RANDOM'],
+    ],
+  )('When %s is %s, then it answers 400 VALIDATION_ERROR', async (name, value) => {
     const res = await session().api.get('/v1/subscriptions', { query: { [name]: value } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -186,17 +227,21 @@ describe('refused parameters', () => {
     expect((await api.get('/v1/subscriptions', { query: { limit: 100 } })).status).toBe(200);
   });
 
-  itWhen(['stateful'], 'When a cursor is forged, edited, truncated or borrowed from another list, then it answers 400 INVALID_CURSOR', async () => {
-    const { api } = session();
-    const page = await api.get<Page<Keyed>>('/v1/subscriptions', { query: { limit: 1 } });
-    const cursor = page.body.meta.nextCursor!;
-    const flip = (c: string, at: number) => c.slice(0, at) + (c[at] === 'A' ? 'B' : 'A') + c.slice(at + 1);
-    const borrowed = (await api.get<Page<Keyed>>('/v1/reference/eventTypes', { query: { limit: 1 } })).body.meta.nextCursor!;
-    for (const forged of ['made-up', flip(cursor, cursor.length - 1), flip(cursor, 0), cursor.slice(0, -3), `${cursor}x`, borrowed]) {
-      const res = await api.get('/v1/subscriptions', { query: { limit: 1, cursor: forged } });
-      expect([res.status, res.body.code, forged]).toEqual([400, 'INVALID_CURSOR', forged]);
-    }
-  });
+  itWhen(
+    ['stateful'],
+    'When a cursor is forged, edited, truncated or borrowed from another list, then it answers 400 INVALID_CURSOR',
+    async () => {
+      const { api } = session();
+      const page = await api.get<Page<Keyed>>('/v1/subscriptions', { query: { limit: 1 } });
+      const cursor = page.body.meta.nextCursor!;
+      const flip = (c: string, at: number) => c.slice(0, at) + (c[at] === 'A' ? 'B' : 'A') + c.slice(at + 1);
+      const borrowed = (await api.get<Page<Keyed>>('/v1/reference/eventTypes', { query: { limit: 1 } })).body.meta.nextCursor!;
+      for (const forged of ['made-up', flip(cursor, cursor.length - 1), flip(cursor, 0), cursor.slice(0, -3), `${cursor}x`, borrowed]) {
+        const res = await api.get('/v1/subscriptions', { query: { limit: 1, cursor: forged } });
+        expect([res.status, res.body.code, forged]).toEqual([400, 'INVALID_CURSOR', forged]);
+      }
+    },
+  );
 
   itWhen(['stateful'], 'When a cursor is longer than the document allows, then it answers 400 VALIDATION_ERROR', async () => {
     const res = await session().api.get('/v1/subscriptions', { query: { cursor: 'x'.repeat(600) } });

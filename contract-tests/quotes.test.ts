@@ -17,7 +17,13 @@ beforeAllWhen(['stateful'], async () => {
 });
 
 async function quote(body: Record<string, unknown> = {}): Promise<Quote> {
-  const res = await session().api.post<Quote>('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00', ...body });
+  const res = await session().api.post<Quote>('/v1/quotes', {
+    accountId: accounts.funded.id,
+    sourceAsset: 'BRL',
+    targetAsset: 'BRL',
+    sourceAmount: '10.00',
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -31,16 +37,19 @@ describeWhen(['stateful'], 'pricing', () => {
   it.each([
     ['BRL', 'USDT', '100.01'],
     ['USDT', 'BRL', '10.123457'],
-  ])('When a quote is asked from a source amount (%s to %s), then the target is source x rate rounded down to the target scale', async (sourceAsset, targetAsset, sourceAmount) => {
-    const q = await quote({ sourceAsset, targetAsset, sourceAmount });
-    expect(q).toMatchObject({ accountId: accounts.funded.id, status: 'OPEN', operationId: null });
-    expect(q.sourceAmount).toMatchObject({ value: sourceAmount, asset: sourceAsset });
-    expect(q.targetAmount.asset).toBe(targetAsset);
-    const scale = q.targetAmount.decimals;
-    const exact = new Decimal(q.sourceAmount.value).times(q.rate);
-    expect(q.targetAmount.value).toBe(exact.toDecimalPlaces(scale, Decimal.ROUND_DOWN).toFixed(scale));
-    expect(Date.parse(q.expiresAt)).toBeGreaterThan(Date.parse(q.createdAt));
-  });
+  ])(
+    'When a quote is asked from a source amount (%s to %s), then the target is source x rate rounded down to the target scale',
+    async (sourceAsset, targetAsset, sourceAmount) => {
+      const q = await quote({ sourceAsset, targetAsset, sourceAmount });
+      expect(q).toMatchObject({ accountId: accounts.funded.id, status: 'OPEN', operationId: null });
+      expect(q.sourceAmount).toMatchObject({ value: sourceAmount, asset: sourceAsset });
+      expect(q.targetAmount.asset).toBe(targetAsset);
+      const scale = q.targetAmount.decimals;
+      const exact = new Decimal(q.sourceAmount.value).times(q.rate);
+      expect(q.targetAmount.value).toBe(exact.toDecimalPlaces(scale, Decimal.ROUND_DOWN).toFixed(scale));
+      expect(Date.parse(q.expiresAt)).toBeGreaterThan(Date.parse(q.createdAt));
+    },
+  );
 
   it('When a quote is asked from a target amount, then the source covers it at the rate', async () => {
     const q = await quote({ targetAsset: 'USDT', sourceAmount: undefined, targetAmount: '18.5' });
@@ -73,7 +82,13 @@ describeWhen(['stateful'], 'refused quote requests', () => {
     ['an account id that is not a uuid', { accountId: 'acc-1' }],
     ['an unknown field', { sourceAmmount: '1.00' }],
   ])('When the request has %s, then it answers 400 VALIDATION_ERROR', async (_name, patch) => {
-    const res = await session().api.post('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '10.00', ...patch });
+    const res = await session().api.post('/v1/quotes', {
+      accountId: accounts.funded.id,
+      sourceAsset: 'BRL',
+      targetAsset: 'USDT',
+      sourceAmount: '10.00',
+      ...patch,
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
@@ -112,22 +127,30 @@ describeWhen(['stateful'], 'using a quote', () => {
     expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body.operationId).toBe(winner.body.id);
   });
 
-  itWhen(['writes'], 'When a quote of one account is used on another account, then it answers 422 QUOTE_ACCOUNT_MISMATCH and stays open', async () => {
-    const q = await quote();
-    const res = await deposit(q.id, accounts.other.id);
-    expect(res.status).toBe(422);
-    expect(res.body.code).toBe('QUOTE_ACCOUNT_MISMATCH');
-    expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body.status).toBe('OPEN');
-  });
+  itWhen(
+    ['writes'],
+    'When a quote of one account is used on another account, then it answers 422 QUOTE_ACCOUNT_MISMATCH and stays open',
+    async () => {
+      const q = await quote();
+      const res = await deposit(q.id, accounts.other.id);
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('QUOTE_ACCOUNT_MISMATCH');
+      expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body.status).toBe('OPEN');
+    },
+  );
 
-  itWhen(['control', 'writes'], 'When the mock clock passes expiresAt, then the quote reads EXPIRED and a deposit answers 422 QUOTE_EXPIRED', async () => {
-    const { control } = session();
-    const q = await quote();
-    const lifetime = Date.parse(q.expiresAt) - Date.parse((await control!.clock()).now);
-    await control!.advance(Math.max(lifetime, 0) + 1);
-    expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body.status).toBe('EXPIRED');
-    const res = await deposit(q.id);
-    expect(res.status).toBe(422);
-    expect(res.body.code).toBe('QUOTE_EXPIRED');
-  });
+  itWhen(
+    ['control', 'writes'],
+    'When the mock clock passes expiresAt, then the quote reads EXPIRED and a deposit answers 422 QUOTE_EXPIRED',
+    async () => {
+      const { control } = session();
+      const q = await quote();
+      const lifetime = Date.parse(q.expiresAt) - Date.parse((await control!.clock()).now);
+      await control!.advance(Math.max(lifetime, 0) + 1);
+      expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body.status).toBe('EXPIRED');
+      const res = await deposit(q.id);
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('QUOTE_EXPIRED');
+    },
+  );
 });

@@ -13,24 +13,37 @@ import type { Page } from './support/types';
 const session = useSession();
 
 const all = samples(contract());
-const lists = contract().operations.filter((op) => op.method === 'get' && op.pathParams.length === 0 && op.responses.get('200')?.hasBody && /^list/.test(op.operationId));
+const lists = contract().operations.filter(
+  (op) => op.method === 'get' && op.pathParams.length === 0 && op.responses.get('200')?.hasBody && /^list/.test(op.operationId),
+);
 
 it('covers every operation of the document', () => {
-  expect(all.map((s) => s.operationId).sort()).toEqual(contract().operations.map((op) => op.operationId).sort());
+  expect(all.map((s) => s.operationId).sort()).toEqual(
+    contract()
+      .operations.map((op) => op.operationId)
+      .sort(),
+  );
 });
 
-it.each(all.map((s) => [s.operationId, s] as const))('When %s gets a well-formed request, then it answers a status it documents, in the document’s shape', async (_id, s) => {
-  const { api, anonymous, onClose } = session();
-  const res = await (s.op.security ? api : anonymous).call(s.method, s.path, { body: s.body });
-  expect(s.op.responses.has(String(res.status))).toBe(true);
-  expect(res.status).toBeLessThan(500);
-  // A shared target keeps what this sweep created: take the subscription back (it points nowhere useful).
-  if (s.operationId === 'createSubscription' && res.status === 201 && typeof res.body?.id === 'string') onClose(() => api.delete(`/v1/subscriptions/${res.body.id}`));
-});
+it.each(all.map((s) => [s.operationId, s] as const))(
+  'When %s gets a well-formed request, then it answers a status it documents, in the document’s shape',
+  async (_id, s) => {
+    const { api, anonymous, onClose } = session();
+    const res = await (s.op.security ? api : anonymous).call(s.method, s.path, { body: s.body });
+    expect(s.op.responses.has(String(res.status))).toBe(true);
+    expect(res.status).toBeLessThan(500);
+    // A shared target keeps what this sweep created: take the subscription back (it points nowhere useful).
+    if (s.operationId === 'createSubscription' && res.status === 201 && typeof res.body?.id === 'string')
+      onClose(() => api.delete(`/v1/subscriptions/${res.body.id}`));
+  },
+);
 
-it.each(lists.map((op) => [op.operationId, op.path] as const))('When %s is read without parameters, then it answers 200 with a {data, meta} page', async (_id, path) => {
-  const res = await session().api.get<Page<unknown>>(path);
-  expect(res.status).toBe(200);
-  expect(Array.isArray(res.body.data)).toBe(true);
-  expect(res.body.meta).toEqual(expect.objectContaining({ total: expect.any(Number) }));
-});
+it.each(lists.map((op) => [op.operationId, op.path] as const))(
+  'When %s is read without parameters, then it answers 200 with a {data, meta} page',
+  async (_id, path) => {
+    const res = await session().api.get<Page<unknown>>(path);
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body.data)).toBe(true);
+    expect(res.body.meta).toEqual(expect.objectContaining({ total: expect.any(Number) }));
+  },
+);

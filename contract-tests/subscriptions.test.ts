@@ -95,7 +95,12 @@ describeWhen(['stateful'], 'managing a subscription', () => {
   it('When an unknown subscription is read, updated, deleted or its logs listed, then it answers 404', async () => {
     const { api } = session();
     const id = randomUUID();
-    for (const res of [await api.get(`/v1/subscriptions/${id}`), await api.patch(`/v1/subscriptions/${id}`, { allowRetry: true }), await api.delete(`/v1/subscriptions/${id}`), await api.get(`/v1/subscriptions/${id}/executionLogs`)]) {
+    for (const res of [
+      await api.get(`/v1/subscriptions/${id}`),
+      await api.patch(`/v1/subscriptions/${id}`, { allowRetry: true }),
+      await api.delete(`/v1/subscriptions/${id}`),
+      await api.get(`/v1/subscriptions/${id}/executionLogs`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
     }

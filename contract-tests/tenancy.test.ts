@@ -15,18 +15,29 @@ const session = useSession();
 
 describeWhen(['stateful'], 'unknown ids', () => {
   const lookups = samples(contract(), (op) => op.security && op.pathParams.length > 0);
-  it.each(lookups.map((s) => [s.operationId, s] as const))('When %s names an id nobody has, then it answers 404 RESOURCE_NOT_FOUND', async (_id, s) => {
-    const res = await session().api.call(s.method, s.path, { body: s.body });
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
-  });
+  it.each(lookups.map((s) => [s.operationId, s] as const))(
+    'When %s names an id nobody has, then it answers 404 RESOURCE_NOT_FOUND',
+    async (_id, s) => {
+      const res = await session().api.call(s.method, s.path, { body: s.body });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
+    },
+  );
 
-  const bodyLookups = samples(contract(), (op) => op.pathParams.length === 0 && ['createQuote', 'createDeposit', 'createWithdrawal', 'createSwap', 'createTransfer'].includes(op.operationId));
-  it.each(bodyLookups.map((s) => [s.operationId, s] as const))('When %s names an account nobody has, then it answers 404 RESOURCE_NOT_FOUND', async (_id, s) => {
-    const res = await session().api.call(s.method, s.path, { body: s.body });
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
-  });
+  const bodyLookups = samples(
+    contract(),
+    (op) =>
+      op.pathParams.length === 0 &&
+      ['createQuote', 'createDeposit', 'createWithdrawal', 'createSwap', 'createTransfer'].includes(op.operationId),
+  );
+  it.each(bodyLookups.map((s) => [s.operationId, s] as const))(
+    'When %s names an account nobody has, then it answers 404 RESOURCE_NOT_FOUND',
+    async (_id, s) => {
+      const res = await session().api.call(s.method, s.path, { body: s.body });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
+    },
+  );
 });
 
 describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
@@ -41,8 +52,12 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
     mine = s.api;
     theirs = await s.otherCustomer();
     accounts = await findAccounts(s);
-    quote = (await mine.post<Quote>('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })).body;
-    subscription = (await mine.post<Subscription>('/api/subscriptions', { url: 'https://hooks.example.com/tenancy', resources: operationEvents })).body;
+    quote = (
+      await mine.post<Quote>('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })
+    ).body;
+    subscription = (
+      await mine.post<Subscription>('/api/subscriptions', { url: 'https://hooks.example.com/tenancy', resources: operationEvents })
+    ).body;
     s.onClose(() => mine.delete(`/v1/subscriptions/${subscription.id}`));
   });
 
@@ -57,7 +72,12 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
   });
 
   it('When one customer reads the other’s account, quote or subscription, then it gets the same 404 as for an unknown id', async () => {
-    for (const path of [`/api/accounts/${accounts.funded.id}`, `/v1/quotes/${quote.id}`, `/v1/subscriptions/${subscription.id}`, `/v1/subscriptions/${subscription.id}/executionLogs`]) {
+    for (const path of [
+      `/api/accounts/${accounts.funded.id}`,
+      `/v1/quotes/${quote.id}`,
+      `/v1/subscriptions/${subscription.id}`,
+      `/v1/subscriptions/${subscription.id}/executionLogs`,
+    ]) {
       const foreign = await theirs.get(path);
       const unknown = await theirs.get(path.replace(/[0-9a-f-]{36}/, randomUUID()));
       expect(foreign.status).toBe(404);
@@ -87,25 +107,43 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
   });
 
   it('When one customer quotes on the other’s account, then it answers 404', async () => {
-    const res = await theirs.post('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
+    const res = await theirs.post('/v1/quotes', {
+      accountId: accounts.funded.id,
+      sourceAsset: 'BRL',
+      targetAsset: 'BRL',
+      sourceAmount: '1.00',
+    });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
   });
 
-  itWhen(['writes'], 'When one customer spends the other’s quote or patches the other’s account, then it is refused and nothing moves', async () => {
-    const theirAccounts = (await theirs.get<Page<{ id: string }>>('/api/accounts', { query: { limit: 1 } })).body.data;
-    const deposit = await theirs.post('/v1/operations/deposits', { accountId: theirAccounts[0]!.id, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } });
-    expect(deposit.status).toBe(422);
-    expect(deposit.body.code).toBe('QUOTE_NOT_FOUND');
-    expect((await mine.get<Quote>(`/v1/quotes/${quote.id}`)).body.status).toBe('OPEN');
-    const patch = await theirs.patch(`/v1/accounts/${accounts.funded.id}`, { owner: companyOwner });
-    expect(patch.status).toBe(404);
-    const transfer = await theirs.post('/v1/operations/transfers', { accountId: theirAccounts[0]!.id, targetAccountId: accounts.funded.id, asset: 'BRL', amount: '1.00' });
-    expect(transfer.status).toBe(404);
-    const beneficiary = await findBeneficiary(mine);
-    const instruction = await theirs.post(`/v1/beneficiaries/${beneficiary!.id}/paymentInstructions`, pixInstruction());
-    expect(instruction.status).toBe(404);
-  });
+  itWhen(
+    ['writes'],
+    'When one customer spends the other’s quote or patches the other’s account, then it is refused and nothing moves',
+    async () => {
+      const theirAccounts = (await theirs.get<Page<{ id: string }>>('/api/accounts', { query: { limit: 1 } })).body.data;
+      const deposit = await theirs.post('/v1/operations/deposits', {
+        accountId: theirAccounts[0]!.id,
+        quoteId: quote.id,
+        fundingInstruction: { rail: 'PIX' },
+      });
+      expect(deposit.status).toBe(422);
+      expect(deposit.body.code).toBe('QUOTE_NOT_FOUND');
+      expect((await mine.get<Quote>(`/v1/quotes/${quote.id}`)).body.status).toBe('OPEN');
+      const patch = await theirs.patch(`/v1/accounts/${accounts.funded.id}`, { owner: companyOwner });
+      expect(patch.status).toBe(404);
+      const transfer = await theirs.post('/v1/operations/transfers', {
+        accountId: theirAccounts[0]!.id,
+        targetAccountId: accounts.funded.id,
+        asset: 'BRL',
+        amount: '1.00',
+      });
+      expect(transfer.status).toBe(404);
+      const beneficiary = await findBeneficiary(mine);
+      const instruction = await theirs.post(`/v1/beneficiaries/${beneficiary!.id}/paymentInstructions`, pixInstruction());
+      expect(instruction.status).toBe(404);
+    },
+  );
 
   it('When one customer sends the other’s cursor, then it answers 400 INVALID_CURSOR', async () => {
     const page = await mine.get<Page<unknown>>('/api/accounts', { query: { limit: 1 } });
@@ -117,9 +155,17 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
 
   it('When both customers use the same idempotency key, then neither sees the other’s answer', async () => {
     const key = randomUUID();
-    const first = await mine.post<Quote>('/v1/quotes', { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '2.00' }, { idempotencyKey: key });
+    const first = await mine.post<Quote>(
+      '/v1/quotes',
+      { accountId: accounts.funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '2.00' },
+      { idempotencyKey: key },
+    );
     const theirAccount = (await theirs.get<Page<{ id: string }>>('/api/accounts', { query: { limit: 100 } })).body.data[0]!;
-    const second = await theirs.post<Quote>('/v1/quotes', { accountId: theirAccount.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '2.00' }, { idempotencyKey: key });
+    const second = await theirs.post<Quote>(
+      '/v1/quotes',
+      { accountId: theirAccount.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '2.00' },
+      { idempotencyKey: key },
+    );
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.replayed).toBe(false);

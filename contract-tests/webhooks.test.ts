@@ -39,7 +39,11 @@ async function subscribe(url: string, extra: Record<string, unknown> = {}): Prom
 
 /** Saves a beneficiary with one PIX instruction: one BENEFICIARY_INSTRUCTION_CREATED event. */
 async function trigger(dictKey = `${randomUUID()}@example.com`): Promise<Beneficiary> {
-  const res = await session().api.post<Beneficiary>('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction(dictKey)] });
+  const res = await session().api.post<Beneficiary>('/v1/beneficiaries', {
+    entity: person,
+    relationshipType: 'THIRD_PARTY',
+    paymentInstructions: [pixInstruction(dictKey)],
+  });
   expect(res.status).toBe(201);
   await session().deliveriesIdle();
   return res.body;
@@ -53,7 +57,11 @@ async function logs(subscriptionId: string, query: Record<string, string | numbe
 
 /** The subscription's logs once there are at least `count` (deliveries are asynchronous). */
 const logsAtLeast = (subscriptionId: string, count: number, query: Record<string, string | number> = {}) =>
-  eventually(() => logs(subscriptionId, { limit: 100, ...query }), (page) => page.data.length >= count, `${count} execution logs`);
+  eventually(
+    () => logs(subscriptionId, { limit: 100, ...query }),
+    (page) => page.data.length >= count,
+    `${count} execution logs`,
+  );
 
 describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
   it('When a payment instruction is saved, then the subscriber gets a JSON POST matching the document, logged once as SUCCESS', async () => {
@@ -64,51 +72,93 @@ describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
     const [received] = await endpoint.waitFor(1);
     const delivery = checkDelivery(session(), received!);
     expect(delivery.eventType).toBe('BENEFICIARY_INSTRUCTION_CREATED');
-    expect(delivery.payload).toMatchObject({ id: beneficiary.id, customerId: beneficiary.customerId, instruction: { asset: 'BRL', address: { rail: 'PIX_KEY', key: dictKey } } });
+    expect(delivery.payload).toMatchObject({
+      id: beneficiary.id,
+      customerId: beneficiary.customerId,
+      instruction: { asset: 'BRL', address: { rail: 'PIX_KEY', key: dictKey } },
+    });
     const [log] = (await logsAtLeast(sub.id, 1)).data;
-    expect(log).toMatchObject({ subscriptionId: sub.id, messageId: delivery.messageId, eventType: delivery.eventType, url: endpoint.url, payload: received!.body, httpStatus: 200, status: 'SUCCESS', retryAttempts: 0 });
+    expect(log).toMatchObject({
+      subscriptionId: sub.id,
+      messageId: delivery.messageId,
+      eventType: delivery.eventType,
+      url: endpoint.url,
+      payload: received!.body,
+      httpStatus: 200,
+      status: 'SUCCESS',
+      retryAttempts: 0,
+    });
     expect(log!.error ?? null).toBeNull();
   });
 
-  itWhen(['writes'], 'When an operation is requested (and, with the control API, settled), then its OPERATION_* events arrive in order', async () => {
-    const { api, control } = session();
-    const endpoint = receiver.endpoint();
-    await subscribe(endpoint.url, { resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED', 'OPERATION_COMPLETED'] }] });
-    const { funded } = await findAccounts(session());
-    const q = (await api.post<Quote>('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })).body;
-    const op = (await api.post<Operation>('/v1/operations/deposits', { accountId: funded.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } })).body;
-    const [requested] = await endpoint.waitFor(1);
-    expect(checkDelivery(session(), requested!)).toMatchObject({ eventType: 'OPERATION_REQUESTED', payload: { id: op.id, data: { id: op.id } } });
-    if (!control) return;
-    await control.settle(op.id).catch(() => undefined); // already settled by the mock's own timer: the event is there anyway
-    await session().deliveriesIdle();
-    const events = endpoint.received.map((r) => checkDelivery(session(), r)).filter((d) => d.payload.id === op.id);
-    expect(events.map((d) => d.eventType)).toEqual(['OPERATION_REQUESTED', 'OPERATION_COMPLETED']);
-    expect(new Set(events.map((d) => d.messageId)).size).toBe(2);
-  });
+  itWhen(
+    ['writes'],
+    'When an operation is requested (and, with the control API, settled), then its OPERATION_* events arrive in order',
+    async () => {
+      const { api, control } = session();
+      const endpoint = receiver.endpoint();
+      await subscribe(endpoint.url, { resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED', 'OPERATION_COMPLETED'] }] });
+      const { funded } = await findAccounts(session());
+      const q = (
+        await api.post<Quote>('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })
+      ).body;
+      const op = (
+        await api.post<Operation>('/v1/operations/deposits', { accountId: funded.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } })
+      ).body;
+      const [requested] = await endpoint.waitFor(1);
+      expect(checkDelivery(session(), requested!)).toMatchObject({
+        eventType: 'OPERATION_REQUESTED',
+        payload: { id: op.id, data: { id: op.id } },
+      });
+      if (!control) return;
+      await control.settle(op.id).catch(() => undefined); // already settled by the mock's own timer: the event is there anyway
+      await session().deliveriesIdle();
+      const events = endpoint.received.map((r) => checkDelivery(session(), r)).filter((d) => d.payload.id === op.id);
+      expect(events.map((d) => d.eventType)).toEqual(['OPERATION_REQUESTED', 'OPERATION_COMPLETED']);
+      expect(new Set(events.map((d) => d.messageId)).size).toBe(2);
+    },
+  );
 
-  itWhen(['control', 'secondCustomer'], 'When other events happen, then a subscriber receives only its own customer’s events of the types it named', async () => {
-    const endpoint = receiver.endpoint();
-    await subscribe(endpoint.url);
-    const beneficiary = await trigger();
-    // BENEFICIARY_INSTRUCTION_APPROVED: not subscribed.
-    await session().control!.instruction(beneficiary.id, beneficiary.paymentInstructions[0]!.id, 'approve');
-    const other = await session().otherCustomer();
-    expect((await other.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction()] })).status).toBe(201);
-    await session().deliveriesIdle();
-    expect(endpoint.received.map((r) => checkDelivery(session(), r)).map((d) => [d.eventType, d.payload.id])).toEqual([['BENEFICIARY_INSTRUCTION_CREATED', beneficiary.id]]);
-  });
+  itWhen(
+    ['control', 'secondCustomer'],
+    'When other events happen, then a subscriber receives only its own customer’s events of the types it named',
+    async () => {
+      const endpoint = receiver.endpoint();
+      await subscribe(endpoint.url);
+      const beneficiary = await trigger();
+      // BENEFICIARY_INSTRUCTION_APPROVED: not subscribed.
+      await session().control!.instruction(beneficiary.id, beneficiary.paymentInstructions[0]!.id, 'approve');
+      const other = await session().otherCustomer();
+      expect(
+        (
+          await other.post('/v1/beneficiaries', {
+            entity: person,
+            relationshipType: 'THIRD_PARTY',
+            paymentInstructions: [pixInstruction()],
+          })
+        ).status,
+      ).toBe(201);
+      await session().deliveriesIdle();
+      expect(endpoint.received.map((r) => checkDelivery(session(), r)).map((d) => [d.eventType, d.payload.id])).toEqual([
+        ['BENEFICIARY_INSTRUCTION_CREATED', beneficiary.id],
+      ]);
+    },
+  );
 
-  itWhen(['control'], 'When a subscription has includeAll, then it receives every event of its customer, in the order they happened', async () => {
-    const endpoint = receiver.endpoint();
-    await subscribe(endpoint.url, { includeAll: true, resources: undefined });
-    const beneficiary = await trigger();
-    await session().control!.instruction(beneficiary.id, beneficiary.paymentInstructions[0]!.id, 'approve');
-    await session().deliveriesIdle();
-    const mine = endpoint.received.map((r) => checkDelivery(session(), r)).filter((d) => d.payload.id === beneficiary.id);
-    expect(mine.map((d) => d.eventType)).toEqual(['BENEFICIARY_INSTRUCTION_CREATED', 'BENEFICIARY_INSTRUCTION_APPROVED']);
-    expect(Date.parse(mine[1]!.payload.atTime)).toBeGreaterThanOrEqual(Date.parse(mine[0]!.payload.atTime));
-  });
+  itWhen(
+    ['control'],
+    'When a subscription has includeAll, then it receives every event of its customer, in the order they happened',
+    async () => {
+      const endpoint = receiver.endpoint();
+      await subscribe(endpoint.url, { includeAll: true, resources: undefined });
+      const beneficiary = await trigger();
+      await session().control!.instruction(beneficiary.id, beneficiary.paymentInstructions[0]!.id, 'approve');
+      await session().deliveriesIdle();
+      const mine = endpoint.received.map((r) => checkDelivery(session(), r)).filter((d) => d.payload.id === beneficiary.id);
+      expect(mine.map((d) => d.eventType)).toEqual(['BENEFICIARY_INSTRUCTION_CREATED', 'BENEFICIARY_INSTRUCTION_APPROVED']);
+      expect(Date.parse(mine[1]!.payload.atTime)).toBeGreaterThanOrEqual(Date.parse(mine[0]!.payload.atTime));
+    },
+  );
 });
 
 describeWhen(['webhooks', 'stateful'], 'failed deliveries', () => {
@@ -204,7 +254,12 @@ describeWhen(['webhooks', 'stateful'], 'resend', () => {
     endpoint.fallback = { status: 204 };
     const res = await session().api.post<ExecutionLog>(`/v1/subscriptions/${sub.id}/executionLogs/${failed!.id}/resend`);
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ subscriptionId: sub.id, messageId: failed!.messageId, eventType: failed!.eventType, payload: failed!.payload });
+    expect(res.body).toMatchObject({
+      subscriptionId: sub.id,
+      messageId: failed!.messageId,
+      eventType: failed!.eventType,
+      payload: failed!.payload,
+    });
     expect(res.body.id).not.toBe(failed!.id);
     const received = await endpoint.waitFor(2);
     expect(received.map((r) => checkDelivery(session(), r).messageId)).toEqual([failed!.messageId, failed!.messageId]);
@@ -262,7 +317,11 @@ describeWhen(['webhooks', 'stateful'], 'listing and filtering logs', () => {
   });
 
   const filtered = async (filters: string) => (await logs(sub.id, { filters, limit: 100 })).data.map((l) => l.id).sort();
-  const ids = (pick: (l: ExecutionLog) => boolean) => all.filter(pick).map((l) => l.id).sort();
+  const ids = (pick: (l: ExecutionLog) => boolean) =>
+    all
+      .filter(pick)
+      .map((l) => l.id)
+      .sort();
 
   it('When logs are listed, then the most recent comes first and each is the subscription’s', async () => {
     expect(all).toHaveLength(2);

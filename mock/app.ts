@@ -123,7 +123,12 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.set('etag', false);
   app.use(requestId);
   app.use(journal.middleware(clock));
-  app.use(docsRouter({ controlApi: config.controlApi, renderer: options.docsRenderer === undefined ? findRenderer() : (options.docsRenderer ?? undefined) }));
+  app.use(
+    docsRouter({
+      controlApi: config.controlApi,
+      renderer: options.docsRenderer === undefined ? findRenderer() : (options.docsRenderer ?? undefined),
+    }),
+  );
   if (config.controlApi) {
     // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
     const control = options.controlContract ?? controlContract(options.precompiled);
@@ -137,7 +142,16 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.use(unmatchedRoute(routes));
   app.use(errorHandler(logger));
 
-  const listener = serviceListener({ routes, deps: serviceRouteDeps, faults, journal, clock, logger, bodyLimitBytes: config.bodyLimitBytes, fallback: app });
+  const listener = serviceListener({
+    routes,
+    deps: serviceRouteDeps,
+    faults,
+    journal,
+    clock,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    fallback: app,
+  });
 
   return {
     app: listener,
@@ -162,6 +176,8 @@ export function assertHandlersMatchDocument(contract: Contract, handlers: Record
   const missing = [...documented].filter((id) => !handlers[id]);
   const extra = Object.keys(handlers).filter((id) => !documented.has(id));
   if (missing.length || extra.length) {
-    throw new Error(`fos-mock: handlers and document differ. No handler for: ${missing.join(', ') || '-'}. Not in the document: ${extra.join(', ') || '-'}.`);
+    throw new Error(
+      `fos-mock: handlers and document differ. No handler for: ${missing.join(', ') || '-'}. Not in the document: ${extra.join(', ') || '-'}.`,
+    );
   }
 }

@@ -6,7 +6,6 @@ import { projectPath } from '../spec/project-root';
 import { parseDuration } from './domain/duration';
 import type { UrlPolicy } from './domain/url-policy';
 
-
 export interface RateLimit {
   /** Requests a customer may make per period (also the largest burst). */
   requests: number;
@@ -115,7 +114,8 @@ const whole =
     return value >= min && value <= max ? value : undefined;
   };
 
-const onOff: Parse<boolean> = (raw) => (ON.includes(raw.trim().toLowerCase()) ? true : OFF.includes(raw.trim().toLowerCase()) ? false : undefined);
+const onOff: Parse<boolean> = (raw) =>
+  ON.includes(raw.trim().toLowerCase()) ? true : OFF.includes(raw.trim().toLowerCase()) ? false : undefined;
 const offOr =
   <T>(parse: Parse<T>): Parse<T | null> =>
   (raw) =>
@@ -126,7 +126,8 @@ const oneOf =
     values.find((v) => v === raw.trim().toLowerCase());
 const nonEmpty: Parse<string> = (raw) => (raw.trim() === '' ? undefined : raw);
 const hostName: Parse<string> = (raw) => (/^[A-Za-z0-9.:_[\]-]+$/.test(raw.trim()) ? raw.trim() : undefined);
-const instant: Parse<string> = (raw) => (ISO_INSTANT.test(raw.trim()) && !Number.isNaN(Date.parse(raw.trim())) ? new Date(Date.parse(raw.trim())).toISOString() : undefined);
+const instant: Parse<string> = (raw) =>
+  ISO_INSTANT.test(raw.trim()) && !Number.isNaN(Date.parse(raw.trim())) ? new Date(Date.parse(raw.trim())).toISOString() : undefined;
 const readableFile: Parse<string> = (raw) => {
   if (raw.trim() === '') return undefined;
   try {
@@ -150,15 +151,42 @@ const setting = <K extends keyof Config>(s: Setting<K>): Setting<K> => s;
 
 /** Every setting of the mock: its variable, its flag, the accepted form and its parser. */
 export const SETTINGS = [
-  setting({ key: 'port', env: 'PORT', flag: { name: 'port', text: '--port' }, accepted: 'a whole number from 0 to 65535', parse: whole(0, 65_535) }),
+  setting({
+    key: 'port',
+    env: 'PORT',
+    flag: { name: 'port', text: '--port' },
+    accepted: 'a whole number from 0 to 65535',
+    parse: whole(0, 65_535),
+  }),
   setting({ key: 'host', env: 'HOST', flag: { name: 'host', text: '--host' }, accepted: 'a host name or IP address', parse: hostName }),
   setting({ key: 'quoteLifetimeMs', env: 'QUOTE_LIFETIME_MS', accepted: 'a whole number of milliseconds, at least 1', parse: whole(1) }),
-  setting({ key: 'strictResponses', env: 'STRICT_RESPONSES', flag: { name: 'strict', text: '--no-strict' }, accepted: 'on or off', parse: onOff }),
+  setting({
+    key: 'strictResponses',
+    env: 'STRICT_RESPONSES',
+    flag: { name: 'strict', text: '--no-strict' },
+    accepted: 'on or off',
+    parse: onOff,
+  }),
   setting({ key: 'bodyLimitBytes', env: 'BODY_LIMIT_BYTES', accepted: 'a whole number of bytes, at least 1', parse: whole(1) }),
   setting({ key: 'maxHeaderBytes', env: 'MAX_HEADER_BYTES', accepted: 'a whole number of bytes, at least 1024', parse: whole(1024) }),
-  setting({ key: 'requestTimeoutMs', env: 'REQUEST_TIMEOUT_MS', accepted: `a whole number of milliseconds from 0 (none) to ${MAX_TIMER_MS}`, parse: whole(0, MAX_TIMER_MS) }),
-  setting({ key: 'headersTimeoutMs', env: 'HEADERS_TIMEOUT_MS', accepted: `a whole number of milliseconds from 0 to ${MAX_TIMER_MS}`, parse: whole(0, MAX_TIMER_MS) }),
-  setting({ key: 'rateLimit', env: 'RATE_LIMIT', accepted: 'off or <requests>/<period> such as 100/1s or 600/1m', parse: offOr(rateLimitOf) }),
+  setting({
+    key: 'requestTimeoutMs',
+    env: 'REQUEST_TIMEOUT_MS',
+    accepted: `a whole number of milliseconds from 0 (none) to ${MAX_TIMER_MS}`,
+    parse: whole(0, MAX_TIMER_MS),
+  }),
+  setting({
+    key: 'headersTimeoutMs',
+    env: 'HEADERS_TIMEOUT_MS',
+    accepted: `a whole number of milliseconds from 0 to ${MAX_TIMER_MS}`,
+    parse: whole(0, MAX_TIMER_MS),
+  }),
+  setting({
+    key: 'rateLimit',
+    env: 'RATE_LIMIT',
+    accepted: 'off or <requests>/<period> such as 100/1s or 600/1m',
+    parse: offOr(rateLimitOf),
+  }),
   setting({
     key: 'autoSettleMs',
     env: 'AUTO_SETTLE_MS',
@@ -167,10 +195,32 @@ export const SETTINGS = [
     parse: offOr(whole(0, MAX_TIMER_MS)),
   }),
   setting({ key: 'secret', env: 'FOS_MOCK_SECRET', accepted: 'a non-empty string', parse: nonEmpty }),
-  setting({ key: 'controlApi', env: 'CONTROL_API', flag: { name: 'controlApi', text: '--no-control-api' }, accepted: 'on or off', parse: onOff }),
-  setting({ key: 'fixturesPath', env: 'FIXTURES', flag: { name: 'fixtures', text: '--fixtures' }, accepted: 'the path of a readable fixture file', parse: readableFile }),
-  setting({ key: 'urlPolicy', env: 'URL_POLICY', accepted: 'development or production', parse: oneOf(['development', 'production'] as const) }),
-  setting({ key: 'webhookTimeoutMs', env: 'WEBHOOK_TIMEOUT_MS', accepted: `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, parse: whole(1, MAX_TIMER_MS) }),
+  setting({
+    key: 'controlApi',
+    env: 'CONTROL_API',
+    flag: { name: 'controlApi', text: '--no-control-api' },
+    accepted: 'on or off',
+    parse: onOff,
+  }),
+  setting({
+    key: 'fixturesPath',
+    env: 'FIXTURES',
+    flag: { name: 'fixtures', text: '--fixtures' },
+    accepted: 'the path of a readable fixture file',
+    parse: readableFile,
+  }),
+  setting({
+    key: 'urlPolicy',
+    env: 'URL_POLICY',
+    accepted: 'development or production',
+    parse: oneOf(['development', 'production'] as const),
+  }),
+  setting({
+    key: 'webhookTimeoutMs',
+    env: 'WEBHOOK_TIMEOUT_MS',
+    accepted: `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`,
+    parse: whole(1, MAX_TIMER_MS),
+  }),
   setting({ key: 'webhookSigning', env: 'WEBHOOK_SIGNING', accepted: 'on or off', parse: onOff }),
   setting({
     key: 'clockStart',

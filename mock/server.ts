@@ -18,7 +18,10 @@ const KEEP_ALIVE_MS = 5_000;
 export function serverOptions(limits: ServerLimits) {
   const requestTimeout = limits.requestTimeoutMs;
   // Node refuses a head time-out longer than the whole-request one.
-  const headersTimeout = requestTimeout > 0 && (limits.headersTimeoutMs === 0 || limits.headersTimeoutMs > requestTimeout) ? requestTimeout : limits.headersTimeoutMs;
+  const headersTimeout =
+    requestTimeout > 0 && (limits.headersTimeoutMs === 0 || limits.headersTimeoutMs > requestTimeout)
+      ? requestTimeout
+      : limits.headersTimeoutMs;
   const shortest = Math.min(...[requestTimeout, headersTimeout].filter((ms) => ms > 0), Infinity);
   return {
     maxHeaderSize: limits.maxHeaderBytes,

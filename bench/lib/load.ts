@@ -34,7 +34,14 @@ export async function load(url: string, request: LoadRequest, connections: numbe
   });
   const spec = freshIdempotencyKey || pathFor ? { ...base, setupRequest } : base;
   const result = await autocannon({ url, connections, duration: durationS, requests: [spec] } as autocannon.Options);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
 }
 
 export function median(values: number[]): number {

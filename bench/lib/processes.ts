@@ -77,4 +77,3 @@ export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: numb
     return { rssMb: 0, peakMb: 0 };
   }
 }
-

@@ -19,7 +19,8 @@ const QUOTE_LIFETIME_MS = 30_000;
 export async function seedOperations(store: Store, reference: ReferenceData, customerId: string, count: number): Promise<void> {
   const accounts = (await store.all('account', customerId)).filter((a) => hasAssets(a, ['BRL', 'USDT']));
   const beneficiary = (await store.all('beneficiary', customerId)).find((b) => b.paymentInstructions.some((pi) => pi.asset === 'BRL'));
-  if (accounts.length < 2 || !beneficiary) throw new Error(`seed: customer ${customerId} needs two BRL/USDT accounts and a beneficiary with a BRL instruction`);
+  if (accounts.length < 2 || !beneficiary)
+    throw new Error(`seed: customer ${customerId} needs two BRL/USDT accounts and a beneficiary with a BRL instruction`);
   const instruction = beneficiary.paymentInstructions.find((pi) => pi.asset === 'BRL')!;
   // Times step forward by a millisecond per record, ending now: list order and times agree.
   const start = Date.now() - count;
@@ -37,7 +38,11 @@ export async function seedOperations(store: Store, reference: ReferenceData, cus
           type: 'DEPOSIT',
           fundingInstruction: {
             rail: 'PIX',
-            payload: buildDepositBrCode({ operationId: id, merchantName: ownerName(account), merchantCity: account.account.owner.address?.city ?? 'SAO PAULO' }),
+            payload: buildDepositBrCode({
+              operationId: id,
+              merchantName: ownerName(account),
+              merchantCity: account.account.owner.address?.city ?? 'SAO PAULO',
+            }),
             expiresAt: new Date(at + FUNDING_WINDOW_MS).toISOString(),
           },
         };
@@ -57,7 +62,11 @@ export async function seedOperations(store: Store, reference: ReferenceData, cus
       }
     }
     const [sourceAsset, targetAsset] = pair;
-    const price = priceQuote({ sourceAsset, targetAsset, sourceAmount: `${whole}.${String(i % 100).padStart(2, '0')}` }, reference.rates, reference.scales);
+    const price = priceQuote(
+      { sourceAsset, targetAsset, sourceAmount: `${whole}.${String(i % 100).padStart(2, '0')}` },
+      reference.rates,
+      reference.scales,
+    );
     const operation = buildOperation({
       id,
       customerId,

@@ -19,7 +19,8 @@ export function benchFixtures(dir: string, count = 12): string {
     const copy = { ...structuredClone(own[i % own.length]), id: randomUUID(), sourceAccountId: null };
     fixtures.accounts.push(copy);
     fixtures.accountReview[copy.id] = 'SUBMITTED';
-    for (const asset of ['BRL', 'USDT']) fixtures.balances.push({ accountId: copy.id, asset, value: asset === 'BRL' ? '1000000.00' : '1000.000000' });
+    for (const asset of ['BRL', 'USDT'])
+      fixtures.balances.push({ accountId: copy.id, asset, value: asset === 'BRL' ? '1000000.00' : '1000.000000' });
   }
   const path = join(dir, 'bench-fixtures.json');
   writeFileSync(path, JSON.stringify(fixtures));
@@ -41,7 +42,14 @@ export function prism(name: string, port: number, silent: boolean): ServerSpec {
   return {
     name,
     command: NODE,
-    args: [projectPath('node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', projectPath('spec', 'openapi.yaml'), '-p', String(port), ...(silent ? ['-v', 'silent'] : [])],
+    args: [
+      projectPath('node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
+      'mock',
+      projectPath('spec', 'openapi.yaml'),
+      '-p',
+      String(port),
+      ...(silent ? ['-v', 'silent'] : []),
+    ],
     port,
     probe: { path: '/api/accounts', headers: { authorization: 'Bearer x' } },
   };
@@ -49,14 +57,30 @@ export function prism(name: string, port: number, silent: boolean): ServerSpec {
 
 // One node process each (tsServer), so the memory reported is the server's, not a tsx wrapper's.
 export function bareHttp(port: number, pageFile: string): ServerSpec {
-  return tsServer({ name: 'bare node http', script: 'bare-http.ts', args: [pageFile, String(port)], port, probe: { path: '/api/accounts' } });
+  return tsServer({
+    name: 'bare node http',
+    script: 'bare-http.ts',
+    args: [pageFile, String(port)],
+    port,
+    probe: { path: '/api/accounts' },
+  });
 }
 
 export function expressJson(port: number, pageFile: string): ServerSpec {
-  return tsServer({ name: 'plain express res.json', script: 'express-json.ts', args: [pageFile, String(port)], port, probe: { path: '/api/accounts' } });
+  return tsServer({
+    name: 'plain express res.json',
+    script: 'express-json.ts',
+    args: [pageFile, String(port)],
+    port,
+    probe: { path: '/api/accounts' },
+  });
 }
 
 export async function tokenFrom(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/oauth/client/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'demo-client', clientSecret: 'demo-secret' }) });
+  const res = await fetch(`${url}/api/oauth/client/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: 'demo-client', clientSecret: 'demo-secret' }),
+  });
   return ((await res.json()) as { accessToken: string }).accessToken;
 }

@@ -24,7 +24,11 @@ function settledHeap(): number {
 async function main(): Promise<void> {
   const store = new MemoryStore();
   // As `fos-mock serve` builds it (precompiled validators when the build made them), with our store.
-  const mock = await createApp({ store, precompiled: true, config: { logLevel: 'silent', strictResponses: strict !== 'off', autoSettleMs: null, secret } });
+  const mock = await createApp({
+    store,
+    precompiled: true,
+    config: { logLevel: 'silent', strictResponses: strict !== 'off', autoSettleMs: null, secret },
+  });
   const customerId = mock.fixtures.customers[0]!.id;
   const heapBefore = settledHeap();
   const started = performance.now();
@@ -32,7 +36,8 @@ async function main(): Promise<void> {
   const seedMs = performance.now() - started;
   const heapAfter = settledHeap();
   // The keys the seeded operations hold, so the bench can make cursors to pages anywhere in them.
-  const edge = async (order: 'ASCENDING' | 'DESCENDING') => (await store.page('operation', { scope: customerId, limit: 1, order })).items[0]?.key ?? 0;
+  const edge = async (order: 'ASCENDING' | 'DESCENDING') =>
+    (await store.page('operation', { scope: customerId, limit: 1, order })).items[0]?.key ?? 0;
   const keys = { first: await edge('ASCENDING'), last: await edge('DESCENDING') };
   writeFileSync(statsFile, JSON.stringify({ count: Number(count), seedMs, heapBefore, heapAfter, customerId, keys }));
 

@@ -60,12 +60,18 @@ function probe(baseUrl: string | undefined, controlUrl: string | undefined): Pro
   }
   // The child reads the same environment (settings.ts): the URLs and the customer to probe with.
   const script = projectPath('contract-tests', 'support', baseUrl ? 'probe-url.ts' : 'probe-target.ts');
-  const child = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: projectPath(), encoding: 'utf8', timeout: baseUrl ? 30_000 : 60_000 });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    cwd: projectPath(),
+    encoding: 'utf8',
+    timeout: baseUrl ? 30_000 : 60_000,
+  });
   let result: Probe;
   try {
     result = JSON.parse(child.stdout) as Probe;
   } catch {
-    throw new Error(`contract suite: could not probe the target for a control API (exit ${child.status}): ${child.stderr || child.error?.message}`);
+    throw new Error(
+      `contract suite: could not probe the target for a control API (exit ${child.status}): ${child.stderr || child.error?.message}`,
+    );
   }
   mkdirSync(dir, { recursive: true });
   writeFileSync(cacheFile, JSON.stringify({ ...result, baseUrl, controlUrl }));
@@ -111,11 +117,15 @@ export function missing(needs: readonly Need[]): string | undefined {
     if (caps[need]) continue;
     if (need === 'control') reasons.push(`needs the control API (${caps.controlNote})`);
     if (need === 'writes') reasons.push('moves money or changes an account on a target that is not a mock: set CONTRACT_ALLOW_WRITES=1');
-    if (need === 'secondCustomer') reasons.push('needs a second customer: a control API, or CONTRACT_CLIENT_ID_2 and CONTRACT_CLIENT_SECRET_2');
+    if (need === 'secondCustomer')
+      reasons.push('needs a second customer: a control API, or CONTRACT_CLIENT_ID_2 and CONTRACT_CLIENT_SECRET_2');
     if (need === 'webhooks') reasons.push('needs a receiver the target can reach: set CONTRACT_WEBHOOK_URL (and CONTRACT_WEBHOOK_PORT)');
     if (need === 'loopbackReceiver') reasons.push('needs a receiver on loopback (a closed local port)');
     if (need === 'stateful') reasons.push(`needs a target that keeps state and applies the API's rules (${caps.statefulNote})`);
-    if (need === 'rawBodies') reasons.push(`sends bytes a proxy would not pass on as sent (the target is behind ${settings().proxy === 'prism' ? "Prism's proxy, which re-parses bodies and refuses one on a GET" : 'a proxy'})`);
+    if (need === 'rawBodies')
+      reasons.push(
+        `sends bytes a proxy would not pass on as sent (the target is behind ${settings().proxy === 'prism' ? "Prism's proxy, which re-parses bodies and refuses one on a GET" : 'a proxy'})`,
+      );
   }
   return reasons.length ? reasons.join('; ') : undefined;
 }

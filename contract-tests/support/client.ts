@@ -65,7 +65,8 @@ export async function send(url: string, method: string, headers: Record<string, 
   const res = await request(url, { method: method as 'GET', headers, body, dispatcher: (pool ??= new Agent()) });
   const text = await res.body.text();
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(res.headers))
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   let parsed: unknown;
   if (text !== '' && /^application\/([a-z.+-]*\+)?json\b/i.test(flat['content-type'] ?? '')) {
     try {
@@ -197,20 +198,25 @@ export class ApiClient {
     const { file, driftFails, record } = this.ctx;
     record({ kind: 'call', file, operationId: op.operationId, status: res.status });
     const problems: string[] = [];
-    if (!op.responses.has(String(res.status))) problems.push(`status ${res.status} is not documented for ${op.operationId} (documented: ${[...op.responses.keys()].join(', ')})`);
+    if (!op.responses.has(String(res.status)))
+      problems.push(`status ${res.status} is not documented for ${op.operationId} (documented: ${[...op.responses.keys()].join(', ')})`);
     const requestId = res.headers['x-request-id'];
     if (!requestId || !UUID.test(requestId)) problems.push(`X-Request-Id must be a uuid, got ${JSON.stringify(requestId)}`);
-    if (res.text !== '' && res.body === undefined) problems.push(`a body must be JSON (content-type ${JSON.stringify(res.headers['content-type'])})`);
+    if (res.text !== '' && res.body === undefined)
+      problems.push(`a body must be JSON (content-type ${JSON.stringify(res.headers['content-type'])})`);
     if (res.status === 204 && res.text !== '') problems.push('a 204 must have no body');
     const proxied = proxyViolations(res.headers['sl-violations']);
     if (proxied.length) problems.push(...proxied.map((v) => `the validating proxy in front of the target (Prism) reports: ${v}`));
     const replayed = res.headers['x-idempotent-replayed'];
-    if (replayed !== undefined && replayed !== 'true') problems.push(`X-Idempotent-Replayed must be "true" when present, got ${JSON.stringify(replayed)}`);
+    if (replayed !== undefined && replayed !== 'true')
+      problems.push(`X-Idempotent-Replayed must be "true" when present, got ${JSON.stringify(replayed)}`);
     if (op.responses.has(String(res.status))) {
       const { errors, drift } = op.checkResponse(res.status, res.headers, res.text === '' ? undefined : res.body);
       problems.push(...errors.map((e) => `${e.field} ${e.message}`));
       if (driftFails) problems.push(...drift.map((e) => `drift: ${e.field} ${e.message}`));
-      else for (const e of drift) record({ kind: 'drift', file, operationId: op.operationId, status: res.status, field: e.field, message: e.message });
+      else
+        for (const e of drift)
+          record({ kind: 'drift', file, operationId: op.operationId, status: res.status, field: e.field, message: e.message });
     }
     if (problems.length > 0) {
       // A violation a test expects (a known mock bug, see itKnownMockBug) is reported apart.
@@ -231,8 +237,14 @@ export class ApiClient {
 function proxyViolations(header: string | undefined): string[] {
   if (!header) return [];
   try {
-    const list = JSON.parse(header.replace(/^Too many violations! /, '')) as Array<{ location?: string[]; severity?: string; message?: string }>;
-    return list.filter((v) => v.location?.[0] === 'response').map((v) => `${v.severity ?? ''} ${v.location!.join('.')}: ${v.message ?? ''}`.trim());
+    const list = JSON.parse(header.replace(/^Too many violations! /, '')) as Array<{
+      location?: string[];
+      severity?: string;
+      message?: string;
+    }>;
+    return list
+      .filter((v) => v.location?.[0] === 'response')
+      .map((v) => `${v.severity ?? ''} ${v.location!.join('.')}: ${v.message ?? ''}`.trim());
   } catch {
     return header.startsWith('Too many violations!') ? [header.slice(0, 300)] : [];
   }

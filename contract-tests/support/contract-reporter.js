@@ -91,7 +91,9 @@ class ContractReporter {
       const row = hits.get(r.operationId);
       if (row) row.set(r.status, (row.get(r.status) || 0) + 1);
     }
-    const columns = [...new Set(operations.flatMap((op) => op.statuses).concat(records.filter((r) => r.kind === 'call').map((r) => r.status)))].sort((a, b) => a - b);
+    const columns = [
+      ...new Set(operations.flatMap((op) => op.statuses).concat(records.filter((r) => r.kind === 'call').map((r) => r.status))),
+    ].sort((a, b) => a - b);
     const cell = (op, status) => {
       const n = hits.get(op.operationId).get(status);
       const documented = op.statuses.includes(status);
@@ -111,10 +113,13 @@ class ContractReporter {
       ...operations.map((op) => `${op.operationId.padEnd(idWidth)}  ${columns.map((c) => cell(op, c).padStart(4)).join(' ')}`),
       `${operations.length - unexercised.length}/${operations.length} operations exercised; ${hitPairs}/${documentedPairs} documented (operation, status) pairs provoked.`,
     ];
-    if (unexercised.length) lines.push(`NOT EXERCISED: ${unexercised.map((op) => op.operationId).join(', ')}${fullRun ? '' : ' (partial run: not enforced)'}`);
+    if (unexercised.length)
+      lines.push(`NOT EXERCISED: ${unexercised.map((op) => op.operationId).join(', ')}${fullRun ? '' : ' (partial run: not enforced)'}`);
     process.stdout.write(`${lines.join('\n')}\n`);
     if (unexercised.length && fullRun) {
-      this.error = new Error(`contract suite: ${unexercised.length} operation(s) of the document were not exercised: ${unexercised.map((op) => op.operationId).join(', ')}`);
+      this.error = new Error(
+        `contract suite: ${unexercised.length} operation(s) of the document were not exercised: ${unexercised.map((op) => op.operationId).join(', ')}`,
+      );
     }
 
     // Markdown summary.
@@ -149,14 +154,22 @@ class ContractReporter {
     md.push(`Run: ${new Date().toISOString()}${fullRun ? '' : ' (partial run)'}`, '');
     md.push('## Target', '');
     if (targets.length === 0) md.push('- (no test file reached the target)');
-    for (const t of targets) md.push(`- ${t.label}: ${t.control ? 'control API present' : 'no control API'}; ${t.mock ? 'a mock (drift fails)' : 'not a mock (drift reported)'}`);
+    for (const t of targets)
+      md.push(
+        `- ${t.label}: ${t.control ? 'control API present' : 'no control API'}; ${t.mock ? 'a mock (drift fails)' : 'not a mock (drift reported)'}`,
+      );
     md.push('', '## Results', '');
     md.push(`| passed | of which known mock bugs | failed | skipped | files | files that failed to run |`, `|---|---|---|---|---|---|`);
-    md.push(`| ${passed.length} | ${passed.filter((t) => t.title.includes(KNOWN_BUG_MARK)).length} | ${failed.length} | ${skipped.length} | ${suiteResults.length} | ${brokenFiles.length} |`, '');
+    md.push(
+      `| ${passed.length} | ${passed.filter((t) => t.title.includes(KNOWN_BUG_MARK)).length} | ${failed.length} | ${skipped.length} | ${suiteResults.length} | ${brokenFiles.length} |`,
+      '',
+    );
     if (failed.length || brokenFiles.length) {
       md.push('### Failed', '');
-      for (const t of failed) md.push(`- ${esc(t.file)}: ${esc(t.fullName)} — ${esc((t.failureMessages[0] || '').split('\n').find((l) => l.trim()) || '')}`);
-      for (const r of brokenFiles) md.push(`- ${esc(path.relative(this.rootDir, r.testFilePath))}: ${esc(r.testExecError.message.split('\n')[0])}`);
+      for (const t of failed)
+        md.push(`- ${esc(t.file)}: ${esc(t.fullName)} — ${esc((t.failureMessages[0] || '').split('\n').find((l) => l.trim()) || '')}`);
+      for (const r of brokenFiles)
+        md.push(`- ${esc(path.relative(this.rootDir, r.testFilePath))}: ${esc(r.testExecError.message.split('\n')[0])}`);
       md.push('');
     }
     if (skipped.length) {
@@ -168,11 +181,18 @@ class ContractReporter {
       md.push('');
     }
     md.push('## Coverage: operation x status', '');
-    md.push('Counts of calls; `·` documented but not provoked; `!n` answered but not documented (a violation, or a known mock bug below).', '');
+    md.push(
+      'Counts of calls; `·` documented but not provoked; `!n` answered but not documented (a violation, or a known mock bug below).',
+      '',
+    );
     md.push(`| operation | method and path | ${columns.join(' | ')} |`);
     md.push(`|---|---|${columns.map(() => '---:').join('|')}|`);
-    for (const op of operations) md.push(`| ${op.operationId} | \`${op.method} ${op.path}\` | ${columns.map((c) => cell(op, c)).join(' | ')} |`);
-    md.push('', `${operations.length - unexercised.length}/${operations.length} operations exercised; ${hitPairs}/${documentedPairs} documented (operation, status) pairs provoked.`);
+    for (const op of operations)
+      md.push(`| ${op.operationId} | \`${op.method} ${op.path}\` | ${columns.map((c) => cell(op, c)).join(' | ')} |`);
+    md.push(
+      '',
+      `${operations.length - unexercised.length}/${operations.length} operations exercised; ${hitPairs}/${documentedPairs} documented (operation, status) pairs provoked.`,
+    );
     if (unexercised.length) md.push('', `**Not exercised:** ${unexercised.map((op) => op.operationId).join(', ')}`);
     md.push('', '## Drift', '');
     if (drift.size === 0) md.push('None: every answer used only the fields and values the document knows.');
@@ -192,13 +212,15 @@ class ContractReporter {
         reasons.set(reason, (reasons.get(reason) || 0) + 1);
       }
       for (const [reason, n] of reasons) md.push(`- ${esc(reason)}: ${n} test(s)`);
-      if (knownBugs.size) md.push(`- answers seen: ${[...knownBugs.values()].map((b) => `${b.operationId} ${b.status} (x${b.count})`).join(', ')}`);
+      if (knownBugs.size)
+        md.push(`- answers seen: ${[...knownBugs.values()].map((b) => `${b.operationId} ${b.status} (x${b.count})`).join(', ')}`);
     }
     fs.mkdirSync(path.dirname(this.summaryFile), { recursive: true });
     fs.writeFileSync(this.summaryFile, `${md.join('\n')}\n`);
     process.stdout.write(`Contract summary: ${path.relative(process.cwd(), this.summaryFile)}\n`);
     // This run's own records are read; nothing else needs them.
-    for (const name of [`records-${this.runId}.jsonl`, `probe-${this.runId}.json`]) fs.rmSync(path.join(this.reportDir, 'contract', name), { force: true });
+    for (const name of [`records-${this.runId}.jsonl`, `probe-${this.runId}.json`])
+      fs.rmSync(path.join(this.reportDir, 'contract', name), { force: true });
   }
 }
 

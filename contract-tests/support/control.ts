@@ -43,9 +43,15 @@ export class Control {
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res: RawResponse = await send(`${this.baseUrl}/_mock${path}`, method, headers, body === undefined ? undefined : JSON.stringify(body));
+    const res: RawResponse = await send(
+      `${this.baseUrl}/_mock${path}`,
+      method,
+      headers,
+      body === undefined ? undefined : JSON.stringify(body),
+    );
     if (!res.headers['x-request-id']) throw new ControlError(res.status, res.body, `control ${method} ${path}: no X-Request-Id`);
-    if (res.status >= 300) throw new ControlError(res.status, res.body, `control ${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
+    if (res.status >= 300)
+      throw new ControlError(res.status, res.body, `control ${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
     return res.body as T;
   }
 
@@ -85,7 +91,11 @@ export class Control {
     return this.call<{ accountId: string; balances: Record<string, string> }>('PUT', `/accounts/${accountId}/balances`, balances);
   }
   instruction(beneficiaryId: string, instructionId: string, action: 'approve' | 'reject' | 'require-action', reason?: Reason) {
-    return this.call<unknown>('POST', `/beneficiaries/${beneficiaryId}/payment-instructions/${instructionId}/${action}`, reason ? { reason } : undefined);
+    return this.call<unknown>(
+      'POST',
+      `/beneficiaries/${beneficiaryId}/payment-instructions/${instructionId}/${action}`,
+      reason ? { reason } : undefined,
+    );
   }
   /** Resolves once every queued webhook delivery has been attempted. */
   idle() {

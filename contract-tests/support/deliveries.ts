@@ -23,7 +23,14 @@ export function startSuiteReceiver(): Promise<Receiver> {
 export interface Delivery {
   messageId: string;
   eventType: string;
-  payload: { id: string; customerId: string; eventType: string; atTime: string; data?: { id: string; [key: string]: unknown }; [key: string]: unknown };
+  payload: {
+    id: string;
+    customerId: string;
+    eventType: string;
+    atTime: string;
+    data?: { id: string; [key: string]: unknown };
+    [key: string]: unknown;
+  };
 }
 
 export function checkDelivery(session: Session, received: Received): Delivery {
@@ -31,9 +38,11 @@ export function checkDelivery(session: Session, received: Received): Delivery {
   const eventType = String(received.headers['x-event-type'] ?? '');
   const messageId = String(received.headers['x-message-id'] ?? '');
   if (received.method !== 'POST') problems.push(`method ${received.method}, not POST`);
-  if (!/^application\/json\b/.test(String(received.headers['content-type'] ?? ''))) problems.push(`content-type ${received.headers['content-type']}`);
+  if (!/^application\/json\b/.test(String(received.headers['content-type'] ?? '')))
+    problems.push(`content-type ${received.headers['content-type']}`);
   if (!messageId) problems.push('no X-Message-Id');
-  if (!session.target.contract.webhookEvents.includes(eventType)) problems.push(`X-Event-Type ${JSON.stringify(eventType)} is not an event of the document`);
+  if (!session.target.contract.webhookEvents.includes(eventType))
+    problems.push(`X-Event-Type ${JSON.stringify(eventType)} is not an event of the document`);
   let payload: Delivery['payload'] | undefined;
   try {
     payload = JSON.parse(received.body) as Delivery['payload'];
@@ -44,9 +53,15 @@ export function checkDelivery(session: Session, received: Received): Delivery {
     const { errors, drift } = session.target.contract.checkWebhook(eventType, payload);
     problems.push(...errors.map((e) => `payload.${e.field} ${e.message}`));
     if (session.caps.mock) problems.push(...drift.map((e) => `drift: payload.${e.field} ${e.message}`));
-    else for (const e of drift) record({ kind: 'webhook-drift', file: basename(expect.getState().testPath ?? ''), eventType, field: e.field, message: e.message });
-    if (payload.eventType !== undefined && payload.eventType !== eventType) problems.push(`payload.eventType ${payload.eventType} differs from X-Event-Type ${eventType}`);
+    else
+      for (const e of drift)
+        record({ kind: 'webhook-drift', file: basename(expect.getState().testPath ?? ''), eventType, field: e.field, message: e.message });
+    if (payload.eventType !== undefined && payload.eventType !== eventType)
+      problems.push(`payload.eventType ${payload.eventType} differs from X-Event-Type ${eventType}`);
   }
-  if (problems.length) throw new ContractViolation(`webhook ${eventType || '?'} breaks the document:\n  - ${problems.join('\n  - ')}\n  body: ${received.body.slice(0, 600)}`);
+  if (problems.length)
+    throw new ContractViolation(
+      `webhook ${eventType || '?'} breaks the document:\n  - ${problems.join('\n  - ')}\n  body: ${received.body.slice(0, 600)}`,
+    );
   return { messageId, eventType, payload: payload! };
 }

@@ -5,7 +5,8 @@ export async function eventually<T>(read: () => Promise<T>, holds: (value: T) =>
   for (;;) {
     const value = await read();
     if (holds(value)) return value;
-    if (Date.now() > deadline) throw new Error(`contract suite: gave up waiting for ${what}; last value: ${JSON.stringify(value).slice(0, 400)}`);
+    if (Date.now() > deadline)
+      throw new Error(`contract suite: gave up waiting for ${what}; last value: ${JSON.stringify(value).slice(0, 400)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

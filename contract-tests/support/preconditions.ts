@@ -44,7 +44,11 @@ export async function findAccounts(session: Session): Promise<Accounts> {
     for (const a of candidates) brl.set(a.id, new Decimal((await session.control.balances(a.id)).balances.BRL ?? '0'));
     ranked = [...candidates].sort((a, b) => brl.get(b.id)!.comparedTo(brl.get(a.id)!));
   } else {
-    ranked = [...candidates].sort((a, b) => Number(usableFor(b, 'BRL')) - Number(usableFor(a, 'BRL')) || Number(a.sourceAccountId === null) - Number(b.sourceAccountId === null));
+    ranked = [...candidates].sort(
+      (a, b) =>
+        Number(usableFor(b, 'BRL')) - Number(usableFor(a, 'BRL')) ||
+        Number(a.sourceAccountId === null) - Number(b.sourceAccountId === null),
+    );
   }
   const funded = ranked[0]!;
   const other = all.find((a) => a.id !== funded.id && hasAsset(a, 'BRL'));
@@ -55,5 +59,7 @@ export async function findAccounts(session: Session): Promise<Accounts> {
 /** A saved beneficiary with a BRL payment instruction that is not rejected or waiting for action. */
 export async function findBeneficiary(api: ApiClient): Promise<Beneficiary | undefined> {
   const all = await allPages<Beneficiary>(api, '/v1/beneficiaries');
-  return all.find((b) => b.paymentInstructions.some((pi) => pi.asset === 'BRL' && ['CREATED', 'APPROVED', undefined].includes(pi.currentState.status)));
+  return all.find((b) =>
+    b.paymentInstructions.some((pi) => pi.asset === 'BRL' && ['CREATED', 'APPROVED', undefined].includes(pi.currentState.status)),
+  );
 }

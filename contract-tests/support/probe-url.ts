@@ -41,26 +41,41 @@ async function statelessEvidence(baseUrl: string): Promise<{ stateful: boolean; 
   if (!customer) return { stateful: true, note: 'not probed (no CONTRACT_CLIENT_ID): assumed stateful' };
   const token = await call(`${baseUrl}/api/oauth/client/token`, 'POST', {}, customer);
   const accessToken = token.body?.accessToken;
-  if (token.status !== 200 || typeof accessToken !== 'string') return { stateful: true, note: `not probed (the token call answered ${token.status}): assumed stateful` };
+  if (token.status !== 200 || typeof accessToken !== 'string')
+    return { stateful: true, note: `not probed (the token call answered ${token.status}): assumed stateful` };
   const auth = { authorization: `Bearer ${accessToken}` };
 
   const ghostId = randomUUID();
   const ghost = await call(`${baseUrl}/v1/quotes/${ghostId}`, 'GET', auth);
-  if (ghost.status === 200) return { stateful: false, note: `stateless target: a quote nobody created (GET /v1/quotes/${ghostId}) answered 200` };
+  if (ghost.status === 200)
+    return { stateful: false, note: `stateless target: a quote nobody created (GET /v1/quotes/${ghostId}) answered 200` };
 
   // Create a quote (it moves no money and expires by itself) and read it back.
   const accounts = await call(`${baseUrl}/api/accounts?limit=1`, 'GET', auth);
   const accountId = accounts.body?.data?.[0]?.id;
-  if (accounts.status !== 200 || typeof accountId !== 'string') return { stateful: true, note: 'no evidence of statelessness (no account to quote on)' };
+  if (accounts.status !== 200 || typeof accountId !== 'string')
+    return { stateful: true, note: 'no evidence of statelessness (no account to quote on)' };
   const sent = '13.37';
-  const created = await call(`${baseUrl}/v1/quotes`, 'POST', { ...auth, 'x-idempotency-key': randomUUID() }, { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: sent });
-  if (created.status !== 201 || typeof created.body?.id !== 'string') return { stateful: true, note: `no evidence of statelessness (creating a quote answered ${created.status})` };
+  const created = await call(
+    `${baseUrl}/v1/quotes`,
+    'POST',
+    { ...auth, 'x-idempotency-key': randomUUID() },
+    { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: sent },
+  );
+  if (created.status !== 201 || typeof created.body?.id !== 'string')
+    return { stateful: true, note: `no evidence of statelessness (creating a quote answered ${created.status})` };
   if (created.body.sourceAmount?.value !== sent || created.body.accountId !== accountId) {
-    return { stateful: false, note: `stateless target: a quote asked for ${sent} BRL on account ${accountId} came back as ${created.body.sourceAmount?.value} on ${created.body.accountId}` };
+    return {
+      stateful: false,
+      note: `stateless target: a quote asked for ${sent} BRL on account ${accountId} came back as ${created.body.sourceAmount?.value} on ${created.body.accountId}`,
+    };
   }
   const read = await call(`${baseUrl}/v1/quotes/${created.body.id}`, 'GET', auth);
   if (read.status !== 200 || JSON.stringify(read.body) !== JSON.stringify(created.body)) {
-    return { stateful: false, note: `stateless target: the quote just created (${created.body.id}) read back ${read.status} ${JSON.stringify(read.body).slice(0, 120)}` };
+    return {
+      stateful: false,
+      note: `stateless target: the quote just created (${created.body.id}) read back ${read.status} ${JSON.stringify(read.body).slice(0, 120)}`,
+    };
   }
   return { stateful: true, note: 'stateful: a quote created read back as created, and an unknown one answered 404' };
 }

@@ -6,7 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Contract, OperationContract } from '../../spec/contract';
 
-export const address = { addressLine1: 'Av. Paulista, 1000', addressLine2: null, city: 'Sao Paulo', state: 'SP', country: 'BR', postalCode: '01310-100' };
+export const address = {
+  addressLine1: 'Av. Paulista, 1000',
+  addressLine2: null,
+  city: 'Sao Paulo',
+  state: 'SP',
+  country: 'BR',
+  postalCode: '01310-100',
+};
 
 export const companyOwner = {
   type: 'COMPANY',

@@ -35,7 +35,9 @@ async function customerCredentials(control: Control | undefined, target: Target,
   const configured = which === 0 ? settings().customer : settings().otherCustomer;
   if (configured) return configured;
   if (target.inProcess) return DEMO_CUSTOMERS[which];
-  throw new Error(`contract suite: set CONTRACT_CLIENT_ID${which ? '_2' : ''} and CONTRACT_CLIENT_SECRET${which ? '_2' : ''} for ${target.baseUrl}`);
+  throw new Error(
+    `contract suite: set CONTRACT_CLIENT_ID${which ? '_2' : ''} and CONTRACT_CLIENT_SECRET${which ? '_2' : ''} for ${target.baseUrl}`,
+  );
 }
 
 /** Registers the file's beforeAll/afterAll and returns the session getter. */
@@ -55,7 +57,12 @@ export function useSession(): () => Session {
     record({ kind: 'target', file, label: caps.label, inProcess: caps.inProcess, control: caps.control, mock: caps.mock });
     record({
       kind: 'document',
-      operations: target.contract.operations.map((op) => ({ operationId: op.operationId, method: op.method.toUpperCase(), path: op.path, statuses: [...op.responses.keys()].map(Number) })),
+      operations: target.contract.operations.map((op) => ({
+        operationId: op.operationId,
+        method: op.method.toUpperCase(),
+        path: op.path,
+        statuses: [...op.responses.keys()].map(Number),
+      })),
     });
     const ctx: ClientContext = { baseUrl: target.baseUrl, contract: target.contract, file, driftFails: caps.mock, record };
     const api = new ApiClient(ctx, await customerCredentials(control, target, 0, file));
@@ -84,7 +91,10 @@ export function useSession(): () => Session {
   // own afterAll: `session().onClose` throws when the session never opened.
   afterAll(async () => {
     try {
-      for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => undefined);
+      for (const cleanup of cleanups.reverse())
+        await Promise.resolve()
+          .then(cleanup)
+          .catch(() => undefined);
     } finally {
       try {
         await target?.close();

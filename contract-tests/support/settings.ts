@@ -43,10 +43,13 @@ function credentials(id: string | undefined, secret: string | undefined, names: 
 
 function readSettings(env: Record<string, string | undefined>): SuiteSettings {
   const baseUrl = env.CONTRACT_BASE_URL?.replace(/\/+$/, '') || undefined;
-  if (baseUrl && !/^https?:\/\//.test(baseUrl)) throw new Error(`contract suite: CONTRACT_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  if (baseUrl && !/^https?:\/\//.test(baseUrl))
+    throw new Error(`contract suite: CONTRACT_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
   const controlUrl = env.CONTRACT_CONTROL_URL?.replace(/\/+$/, '') || undefined;
-  if (controlUrl && !/^https?:\/\//.test(controlUrl)) throw new Error(`contract suite: CONTRACT_CONTROL_URL must be an http(s) URL, got "${controlUrl}"`);
-  if (controlUrl && !baseUrl) throw new Error('contract suite: CONTRACT_CONTROL_URL needs CONTRACT_BASE_URL (the in-process mock serves its own control API)');
+  if (controlUrl && !/^https?:\/\//.test(controlUrl))
+    throw new Error(`contract suite: CONTRACT_CONTROL_URL must be an http(s) URL, got "${controlUrl}"`);
+  if (controlUrl && !baseUrl)
+    throw new Error('contract suite: CONTRACT_CONTROL_URL needs CONTRACT_BASE_URL (the in-process mock serves its own control API)');
   const proxy = env.CONTRACT_PROXY || undefined;
   if (proxy !== undefined && proxy !== 'prism') throw new Error(`contract suite: CONTRACT_PROXY knows only "prism", got "${proxy}"`);
   const webhookUrl = env.CONTRACT_WEBHOOK_URL?.replace(/\/+$/, '') || undefined;
@@ -57,7 +60,8 @@ function readSettings(env: Record<string, string | undefined>): SuiteSettings {
   } else if (webhookUrl) {
     const url = new URL(webhookUrl);
     webhookPort = url.port ? Number(url.port) : undefined;
-    if (webhookPort === undefined) throw new Error('contract suite: CONTRACT_WEBHOOK_URL has no port; set CONTRACT_WEBHOOK_PORT to the local port it forwards to');
+    if (webhookPort === undefined)
+      throw new Error('contract suite: CONTRACT_WEBHOOK_URL has no port; set CONTRACT_WEBHOOK_PORT to the local port it forwards to');
   }
   return {
     baseUrl,

@@ -10,7 +10,9 @@ export function registerClockCommand(cli: Command, env: Env): void {
   withUrlOption(
     clock
       .command('advance')
-      .description('move the mock clock forward; due auto-settlements and webhook retries run (one jump: each retry of a schedule needs its own advance)')
+      .description(
+        'move the mock clock forward; due auto-settlements and webhook retries run (one jump: each retry of a schedule needs its own advance)',
+      )
       .argument('<duration>', 'e.g. 250ms, 30s, 5m, 1h30m, 2d, or milliseconds'),
   ).action(async (duration: string, flags: { url?: string }) =>
     guarded(async () => {
@@ -18,7 +20,10 @@ export function registerClockCommand(cli: Command, env: Env): void {
       try {
         await requireControlApi(client);
         const answer = await client.control('POST', '/clock/advance', { by: duration });
-        if (answer.status === 400) throw new UserError(`"${duration}" is not a duration: write 250ms, 30s, 5m, 1h30m or 2d (units d h m s ms, in that order), or milliseconds`);
+        if (answer.status === 400)
+          throw new UserError(
+            `"${duration}" is not a duration: write 250ms, 30s, 5m, 1h30m or 2d (units d h m s ms, in that order), or milliseconds`,
+          );
         if (answer.status !== 200) throw new UserError(`the mock answered ${describeAnswer(answer)}`);
         const now = answer.body as { now: string; frozen: boolean };
         out(`mock clock advanced by ${duration}: now ${now.now}${now.frozen ? ' (frozen)' : ''}`);

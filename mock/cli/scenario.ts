@@ -19,7 +19,9 @@ export function expandFiles(paths: string[]): string[] {
       return [path]; // the loader says it does not exist
     }
     if (!isFolder) return [path];
-    const files = readdirSync(path).filter((name) => /\.ya?ml$/.test(name)).sort();
+    const files = readdirSync(path)
+      .filter((name) => /\.ya?ml$/.test(name))
+      .sort();
     if (files.length === 0) throw new UserError(`${path} holds no .yaml scenario files`);
     return files.map((name) => join(path, name));
   });
@@ -36,7 +38,9 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
     scenario
       .command('run')
       .summary('run scenario files against a mock (exit code 1 if any fails)')
-      .description('run scenario files against a mock: the one at --url (or FOS_MOCK_URL), else an in-process mock started for the run (demo data, frozen clock); exit code 1 if any fails')
+      .description(
+        'run scenario files against a mock: the one at --url (or FOS_MOCK_URL), else an in-process mock started for the run (demo data, frozen clock); exit code 1 if any fails',
+      )
       .argument('<file...>', 'scenario files, or folders of them (e.g. fixtures/scenarios)'),
     'base URL of a running mock (env FOS_MOCK_URL); without either, an in-process mock is started for the run',
   ).action(async (paths: string[], flags: { url?: string }) =>

@@ -18,7 +18,11 @@ function recordCount(snapshot: Snapshot): number {
 
 function refused(answer: HttpAnswer, what: string): UserError {
   const body = answer.body as { details?: { fields?: Array<{ field: string; message: string }> } } | undefined;
-  const fields = body?.details?.fields?.slice(0, 5).map((f) => `\n  ${f.field}: ${f.message}`).join('') ?? '';
+  const fields =
+    body?.details?.fields
+      ?.slice(0, 5)
+      .map((f) => `\n  ${f.field}: ${f.message}`)
+      .join('') ?? '';
   return new UserError(`${what}: ${describeAnswer(answer)}${fields}`);
 }
 
@@ -33,29 +37,37 @@ async function withClient(url: string, body: (client: MockClient) => Promise<voi
 }
 
 export function registerSnapshotCommand(cli: Command, env: Env): void {
-  const snapshot = cli.command('snapshot').description('save or load the whole state of a running mock (records, balances, idempotency keys, clock)');
+  const snapshot = cli
+    .command('snapshot')
+    .description('save or load the whole state of a running mock (records, balances, idempotency keys, clock)');
 
-  withUrlOption(snapshot.command('save').description('write the mock\'s state to a JSON file (GET /_mock/snapshot)').argument('<file>', 'where to write it')).action(
-    async (file: string, flags: { url?: string }) =>
-      guarded(() =>
-        withClient(targetUrl(flags.url, env), async (client) => {
-          const answer = await client.control('GET', '/snapshot');
-          if (answer.status !== 200) throw refused(answer, 'cannot take a snapshot');
-          const taken = answer.body as Snapshot;
-          try {
-            writeFileSync(file, `${JSON.stringify(taken, null, 2)}\n`);
-          } catch (error) {
-            throw new UserError(`cannot write ${file}: ${(error as Error).message}`);
-          }
-          out(`saved the state of ${client.baseUrl} to ${file}: ${recordCount(taken)} records, mock clock ${taken.clock.now}${taken.clock.frozen ? ' (frozen)' : ''}`);
-        }),
-      ),
+  withUrlOption(
+    snapshot
+      .command('save')
+      .description("write the mock's state to a JSON file (GET /_mock/snapshot)")
+      .argument('<file>', 'where to write it'),
+  ).action(async (file: string, flags: { url?: string }) =>
+    guarded(() =>
+      withClient(targetUrl(flags.url, env), async (client) => {
+        const answer = await client.control('GET', '/snapshot');
+        if (answer.status !== 200) throw refused(answer, 'cannot take a snapshot');
+        const taken = answer.body as Snapshot;
+        try {
+          writeFileSync(file, `${JSON.stringify(taken, null, 2)}\n`);
+        } catch (error) {
+          throw new UserError(`cannot write ${file}: ${(error as Error).message}`);
+        }
+        out(
+          `saved the state of ${client.baseUrl} to ${file}: ${recordCount(taken)} records, mock clock ${taken.clock.now}${taken.clock.frozen ? ' (frozen)' : ''}`,
+        );
+      }),
+    ),
   );
 
   withUrlOption(
     snapshot
       .command('load')
-      .description('replace the mock\'s state with a snapshot file (POST /_mock/snapshot); its clock is restored too')
+      .description("replace the mock's state with a snapshot file (POST /_mock/snapshot); its clock is restored too")
       .argument('<file>', 'a file written by `snapshot save`'),
   ).action(async (file: string, flags: { url?: string }) =>
     guarded(async () => {
@@ -64,7 +76,9 @@ export function registerSnapshotCommand(cli: Command, env: Env): void {
         parsed = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
       } catch (error) {
         const code = (error as { code?: string }).code;
-        throw new UserError(code === 'ENOENT' ? `cannot read ${file}: no such file` : `${file} is not a JSON snapshot: ${(error as Error).message}`);
+        throw new UserError(
+          code === 'ENOENT' ? `cannot read ${file}: no such file` : `${file} is not a JSON snapshot: ${(error as Error).message}`,
+        );
       }
       await withClient(targetUrl(flags.url, env), async (client) => {
         const answer = await client.control('POST', '/snapshot', parsed);

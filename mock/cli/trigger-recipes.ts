@@ -44,7 +44,12 @@ export class Actor {
     private readonly log: (line: string) => void,
   ) {}
 
-  static async login(client: MockClient, credentials: { clientId: string; clientSecret: string }, control: boolean, log: (line: string) => void): Promise<Actor> {
+  static async login(
+    client: MockClient,
+    credentials: { clientId: string; clientSecret: string },
+    control: boolean,
+    log: (line: string) => void,
+  ): Promise<Actor> {
     const answer = await client.send('POST', '/api/oauth/client/token', { body: credentials });
     if (answer.status !== 200) throw new UserError(`cannot log in as ${credentials.clientId}: the mock answered ${describeAnswer(answer)}`);
     return new Actor(client, (answer.body as { accessToken: string }).accessToken, control, log);
@@ -99,8 +104,11 @@ async function fundedAccount(actor: Actor): Promise<string> {
 
 async function deposit(actor: Actor): Promise<string> {
   const accountId = await fundedAccount(actor);
-  const quote = (await actor.api('POST', '/v1/quotes', 201, { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' })).body as { id: string };
-  const op = (await actor.api('POST', '/v1/operations/deposits', 201, { accountId, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } })).body as { id: string };
+  const quote = (await actor.api('POST', '/v1/quotes', 201, { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' }))
+    .body as { id: string };
+  const op = (
+    await actor.api('POST', '/v1/operations/deposits', 201, { accountId, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } })
+  ).body as { id: string };
   return op.id;
 }
 
@@ -108,11 +116,25 @@ async function newInstruction(actor: Actor): Promise<{ beneficiaryId: string; in
   const list = (await actor.api('GET', '/v1/beneficiaries?limit=1&sortOrder=ASCENDING', 200)).body as { data: Array<{ id: string }> };
   let beneficiaryId = list.data[0]?.id;
   if (!beneficiaryId) {
-    const entity = { type: 'INDIVIDUAL', firstName: 'Maria', lastName: 'Souza', identificationDocument: { type: 'CPF', value: '52998224725', country: 'BR' } };
-    beneficiaryId = ((await actor.api('POST', '/v1/beneficiaries', 201, { entity, relationshipType: 'THIRD_PARTY', paymentInstructions: [] })).body as { id: string }).id;
+    const entity = {
+      type: 'INDIVIDUAL',
+      firstName: 'Maria',
+      lastName: 'Souza',
+      identificationDocument: { type: 'CPF', value: '52998224725', country: 'BR' },
+    };
+    beneficiaryId = (
+      (await actor.api('POST', '/v1/beneficiaries', 201, { entity, relationshipType: 'THIRD_PARTY', paymentInstructions: [] })).body as {
+        id: string;
+      }
+    ).id;
   }
   const dictKey = `trigger-${randomBytes(4).toString('hex')}@example.com`;
-  const beneficiary = (await actor.api('POST', `/v1/beneficiaries/${beneficiaryId}/paymentInstructions`, 201, { asset: 'BRL', address: { rail: 'PIX_KEY', dictKey } })).body as {
+  const beneficiary = (
+    await actor.api('POST', `/v1/beneficiaries/${beneficiaryId}/paymentInstructions`, 201, {
+      asset: 'BRL',
+      address: { rail: 'PIX_KEY', dictKey },
+    })
+  ).body as {
     paymentInstructions: Array<{ id: string; address: { dictKey: string } }>;
   };
   const instruction = beneficiary.paymentInstructions.find((i) => i.address.dictKey === dictKey);
@@ -121,9 +143,17 @@ async function newInstruction(actor: Actor): Promise<{ beneficiaryId: string; in
 }
 
 /** A fresh customer (POST /_mock/customers): the only way to make accounts, hence ACCOUNT_CREATED. */
-async function freshCustomer(actor: Actor, why: string): Promise<{ body: { customerId: string; clientId: string; clientSecret: string; accounts: string[] }; notes: string[] }> {
+async function freshCustomer(
+  actor: Actor,
+  why: string,
+): Promise<{ body: { customerId: string; clientId: string; clientSecret: string; accounts: string[] }; notes: string[] }> {
   actor.say(`  ${why}: making a fresh customer (POST /_mock/customers)`);
-  const body = (await actor.mock('POST', '/customers', 201, { name: 'fos-mock trigger' })).body as { customerId: string; clientId: string; clientSecret: string; accounts: string[] };
+  const body = (await actor.mock('POST', '/customers', 201, { name: 'fos-mock trigger' })).body as {
+    customerId: string;
+    clientId: string;
+    clientSecret: string;
+    accounts: string[];
+  };
   return {
     body,
     notes: [
@@ -162,7 +192,8 @@ export async function trigger(event: TriggerEvent, actor: Actor): Promise<Trigge
       const { beneficiaryId, instructionId } = await newInstruction(actor);
       const path = `/beneficiaries/${beneficiaryId}/payment-instructions/${instructionId}`;
       if (event === 'BENEFICIARY_INSTRUCTION_APPROVED') await actor.mock('POST', `${path}/approve`, 200);
-      else if (event === 'BENEFICIARY_INSTRUCTION_REJECTED') await actor.mock('POST', `${path}/reject`, 200, { reason: REASONS.beneficiaryRejected });
+      else if (event === 'BENEFICIARY_INSTRUCTION_REJECTED')
+        await actor.mock('POST', `${path}/reject`, 200, { reason: REASONS.beneficiaryRejected });
       else await actor.mock('POST', `${path}/require-action`, 200, { reason: REASONS.documentRejected });
       return { subject: `payment instruction ${instructionId} of beneficiary ${beneficiaryId}` };
     }
@@ -180,15 +211,24 @@ export async function trigger(event: TriggerEvent, actor: Actor): Promise<Trigge
     case 'ACCOUNT_ASSET_ACTIVATED':
     case 'ACCOUNT_ASSET_FAILED': {
       const action = event === 'ACCOUNT_ASSET_ACTIVATED' ? 'activate' : 'fail';
-      const own = (await actor.accounts()).flatMap((a) => a.assets.filter((x) => x.status === 'ONBOARDING').map((x) => ({ id: a.id, currency: x.currency })));
+      const own = (await actor.accounts()).flatMap((a) =>
+        a.assets.filter((x) => x.status === 'ONBOARDING').map((x) => ({ id: a.id, currency: x.currency })),
+      );
       if (own[0]) {
         await actor.mock('POST', `/accounts/${own[0].id}/assets/${own[0].currency}/${action}`, 200);
         return { subject: `${own[0].currency} asset of account ${own[0].id}` };
       }
       // Onboarding ends once per asset: when none is left, only a fresh customer has one.
       const fresh = await freshCustomer(actor, `${event} needs an asset still ONBOARDING and this customer has none left`);
-      const login = await Actor.login(actor.client, { clientId: fresh.body.clientId, clientSecret: fresh.body.clientSecret }, actor.control, (line) => actor.say(line));
-      const target = (await login.accounts()).flatMap((a) => a.assets.filter((x) => x.status === 'ONBOARDING').map((x) => ({ id: a.id, currency: x.currency })))[0];
+      const login = await Actor.login(
+        actor.client,
+        { clientId: fresh.body.clientId, clientSecret: fresh.body.clientSecret },
+        actor.control,
+        (line) => actor.say(line),
+      );
+      const target = (await login.accounts()).flatMap((a) =>
+        a.assets.filter((x) => x.status === 'ONBOARDING').map((x) => ({ id: a.id, currency: x.currency })),
+      )[0];
       if (!target) throw new UserError('the fresh customer has no ONBOARDING asset either (check the fixtures)');
       await actor.mock('POST', `/accounts/${target.id}/assets/${target.currency}/${action}`, 200);
       return { subject: `${target.currency} asset of account ${target.id} (fresh customer ${fresh.body.clientId})`, notes: fresh.notes };
@@ -199,7 +239,7 @@ export async function trigger(event: TriggerEvent, actor: Actor): Promise<Trigge
         subject: `${fresh.body.accounts.length} accounts of fresh customer ${fresh.body.clientId}`,
         notes: [
           ...fresh.notes.slice(0, 1),
-          'ACCOUNT_CREATED went to the new customer\'s subscriptions, and it has none yet: nothing was delivered. Accounts are made only with a customer, so no existing subscription can receive this event; the new accounts are there to use.',
+          "ACCOUNT_CREATED went to the new customer's subscriptions, and it has none yet: nothing was delivered. Accounts are made only with a customer, so no existing subscription can receive this event; the new accounts are there to use.",
         ],
       };
     }

@@ -32,8 +32,8 @@ export function registerTriggerCommand(cli: Command, env: Env): void {
           `(like \`stripe trigger\`). Events: ${EVENT_TYPES.join(', ')}. ACCOUNT_CREATED (and ACCOUNT_ASSET_* once the customer has no ONBOARDING asset left) needs a fresh customer: one is made and its credentials printed.`,
       )
       .argument('<event>', 'the event type, e.g. OPERATION_COMPLETED')
-      .option('--client-id <id>', 'the customer\'s client id', DEMO_CREDENTIALS.clientId)
-      .option('--client-secret <secret>', 'the customer\'s client secret', DEMO_CREDENTIALS.clientSecret),
+      .option('--client-id <id>', "the customer's client id", DEMO_CREDENTIALS.clientId)
+      .option('--client-secret <secret>', "the customer's client secret", DEMO_CREDENTIALS.clientSecret),
   ).action(async (name: string, flags: { url?: string; clientId: string; clientSecret: string }) =>
     guarded(async () => {
       const event = name.toUpperCase() as TriggerEvent;

@@ -13,7 +13,10 @@ export function accountHandlers(c: ControlContext) {
     assertPublic(c.publicContract, 'Reason', body.reason, 'body.reason');
     return body.reason as { code: string; message: string };
   };
-  const withOwner = async (params: { accountId: string }) => ({ id: params.accountId, customerId: await accountOwner(store, params.accountId) });
+  const withOwner = async (params: { accountId: string }) => ({
+    id: params.accountId,
+    customerId: await accountOwner(store, params.accountId),
+  });
 
   /** Every asset of the account (0 when never credited) and any other asset holding a balance, at its scale. */
   const balancesOf = async (accountId: string) => {
@@ -63,7 +66,8 @@ export function accountHandlers(c: ControlContext) {
       const fields: Array<{ field: string; message: string }> = [];
       for (const [asset, value] of entries) {
         const scale = reference.scales[asset];
-        if (scale === undefined) fields.push({ field: `body.${asset}`, message: `is not an asset the mock knows (${Object.keys(reference.scales).join(', ')})` });
+        if (scale === undefined)
+          fields.push({ field: `body.${asset}`, message: `is not an asset the mock knows (${Object.keys(reference.scales).join(', ')})` });
         else if (!fitsScale(value, scale)) fields.push({ field: `body.${asset}`, message: `has more than ${scale} decimal places` });
       }
       if (fields.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields });

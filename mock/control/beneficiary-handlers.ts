@@ -7,7 +7,11 @@ import { assertPublic } from './public-schemas';
 
 export function beneficiaryHandlers(c: ControlContext) {
   type Reason = Parameters<BeneficiaryService['moveInstruction']>[4];
-  const move = async ({ beneficiaryId, instructionId }: { beneficiaryId: string; instructionId: string }, to: InstructionStatus, reason?: Reason) => {
+  const move = async (
+    { beneficiaryId, instructionId }: { beneficiaryId: string; instructionId: string },
+    to: InstructionStatus,
+    reason?: Reason,
+  ) => {
     const customerId = await beneficiaryOwner(c.deps.store, beneficiaryId);
     if (reason !== undefined) assertPublic(c.publicContract, 'Reason', reason, 'body.reason');
     return ok(await c.services.beneficiaries.moveInstruction(customerId, beneficiaryId, instructionId, to, reason));

@@ -27,15 +27,25 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
   const clientSecret = randomBytes(24).toString('base64url');
   const at = clock.nowIso();
 
-  await store.insert('customer', 'all', customerId, { id: customerId, name: name ?? `QA customer ${clientId.slice(7)}`, clientId, clientSecret, deleted: false });
+  await store.insert('customer', 'all', customerId, {
+    id: customerId,
+    name: name ?? `QA customer ${clientId.slice(7)}`,
+    clientId,
+    clientSecret,
+    deleted: false,
+  });
   await store.insert('client', 'all', clientId, { clientId, clientSecret, customerId });
 
   const templateAccounts = fixtures.accounts.filter((account) => account.customer.id === template?.id);
   const newIds = new Map(templateAccounts.map((account) => [account.id, newId()]));
   for (const account of templateAccounts) {
     const id = newIds.get(account.id) as string;
-    for (const balance of fixtures.balances.filter((b) => b.accountId === account.id)) await store.setBalance(id, balance.asset, balance.value);
-    const record: AccountRecord = { account: copyAccount(account, id, customerId, newIds, newId, at), review: fixtures.accountReview[account.id] ?? 'NOT_SUBMITTED' };
+    for (const balance of fixtures.balances.filter((b) => b.accountId === account.id))
+      await store.setBalance(id, balance.asset, balance.value);
+    const record: AccountRecord = {
+      account: copyAccount(account, id, customerId, newIds, newId, at),
+      review: fixtures.accountReview[account.id] ?? 'NOT_SUBMITTED',
+    };
     // Through the service, so ACCOUNT_CREATED fires as for any new account.
     await c.services.accounts.create(record);
   }
@@ -56,7 +66,14 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
   return { customerId, clientId, clientSecret, accounts: [...newIds.values()], beneficiaries };
 }
 
-function copyAccount(account: Account, id: string, customerId: string, newIds: Map<string, string>, newId: () => string, at: string): Account {
+function copyAccount(
+  account: Account,
+  id: string,
+  customerId: string,
+  newIds: Map<string, string>,
+  newId: () => string,
+  at: string,
+): Account {
   const copy = structuredClone(account);
   if (copy.owner.type === 'COMPANY') copy.owner.ubos = copy.owner.ubos.map((ubo) => ({ ...ubo, id: newId() }));
   // A sub-account points at its source account's copy, never at the template's.

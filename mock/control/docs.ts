@@ -52,7 +52,13 @@ export function docsRouter(options: { controlApi: boolean; renderer?: string }):
     if (!renderer) return next(unavailable);
     const control = req.path.startsWith('/docs/control');
     if (control && !options.controlApi) return next(new ServiceError('ROUTE_NOT_FOUND', { method: req.method, path: req.path }));
-    res.type('html').send(control ? page('fos-mock control API', '/_mock/openapi.yaml') : page('Financial Operations Service API (fos-mock)', '/openapi.yaml'));
+    res
+      .type('html')
+      .send(
+        control
+          ? page('fos-mock control API', '/_mock/openapi.yaml')
+          : page('Financial Operations Service API (fos-mock)', '/openapi.yaml'),
+      );
   });
   router.get('/docs/redoc.standalone.js', (_req, res, next) => {
     if (!renderer) return next(unavailable);

@@ -22,7 +22,11 @@ export function operationHandlers(c: ControlContext) {
       const customerId = await operationOwner(store, id);
       const operation = await operations.get(customerId, id);
       if (operation.intent.type !== 'DEPOSIT') {
-        throw new ServiceError('INVALID_STATE_TRANSITION', { type: operation.intent.type }, `Only a DEPOSIT can be paid; this operation is a ${operation.intent.type}.`);
+        throw new ServiceError(
+          'INVALID_STATE_TRANSITION',
+          { type: operation.intent.type },
+          `Only a DEPOSIT can be paid; this operation is a ${operation.intent.type}.`,
+        );
       }
       const expiresAt = operation.intent.fundingInstruction.expiresAt;
       const status = operation.currentState.status;

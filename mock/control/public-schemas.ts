@@ -10,7 +10,9 @@ export function assertPublic(contract: Contract, schema: string, value: unknown,
   const check = contract.checkSchema(schema, value);
   const problems = [...check.errors, ...check.drift];
   if (problems.length > 0) {
-    throw new ServiceError('VALIDATION_ERROR', { fields: problems.map((p) => ({ field: p.field ? `${field}.${p.field}` : field, message: p.message })) });
+    throw new ServiceError('VALIDATION_ERROR', {
+      fields: problems.map((p) => ({ field: p.field ? `${field}.${p.field}` : field, message: p.message })),
+    });
   }
 }
 

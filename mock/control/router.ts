@@ -24,7 +24,12 @@ function underControl(handler: (req: Request, res: Response, next: NextFunction)
   return (req, res, next) => (isControlPath(req.path) ? handler(req, res, next) : next());
 }
 
-export function controlRouter(contract: Contract, handlers: Record<string, RouteHandler>, deps: RouteDeps, publicContract: Contract): Router {
+export function controlRouter(
+  contract: Contract,
+  handlers: Record<string, RouteHandler>,
+  deps: RouteDeps,
+  publicContract: Contract,
+): Router {
   const router = express.Router();
   router.use(underControl(jsonBodyParser(CONTROL_BODY_LIMIT_BYTES)));
 
@@ -36,7 +41,8 @@ export function controlRouter(contract: Contract, handlers: Record<string, Route
     const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
     const publicSchema = publicSchemaOf(contract, op.path, op.method);
     const handler = handlers[op.operationId]!;
-    const checked = publicSchema && deps.config.strictResponses ? checkedAgainstPublic(handler, publicSchema, publicContract, deps.logger) : handler;
+    const checked =
+      publicSchema && deps.config.strictResponses ? checkedAgainstPublic(handler, publicSchema, publicContract, deps.logger) : handler;
     router[op.method as 'get' | 'post' | 'put' | 'delete'](expressPath, operationRoute(op, checked, deps));
   }
   router.use(underControl(unmatchedRoute(new RouteTable(contract.operations.map((op) => ({ op, target: op.operationId }))))));

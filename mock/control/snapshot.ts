@@ -25,15 +25,25 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
   const { store, clock, scheduler } = c.deps;
   await scheduler.idle();
   try {
-    await store.importState({ sequence: snapshot.sequence, records: snapshot.records, balances: snapshot.balances, idempotency: snapshot.idempotency });
+    await store.importState({
+      sequence: snapshot.sequence,
+      records: snapshot.records,
+      balances: snapshot.balances,
+      idempotency: snapshot.idempotency,
+    });
   } catch (error) {
-    throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.records', message: (error as Error).message.replace(/^store: /, '') }] });
+    throw new ServiceError('VALIDATION_ERROR', {
+      fields: [{ field: 'body.records', message: (error as Error).message.replace(/^store: /, '') }],
+    });
   }
   // Jobs of the replaced state must not act on the restored one.
   scheduler.clear();
   clock.freeze(Date.parse(snapshot.clock.now));
   if (!snapshot.clock.frozen) clock.unfreeze();
-  resumeAutoSettlement(c, (snapshot.records.operation ?? []).map((item) => item.record as Operation));
+  resumeAutoSettlement(
+    c,
+    (snapshot.records.operation ?? []).map((item) => item.record as Operation),
+  );
   await settleDueWork(c);
 }
 

@@ -70,7 +70,11 @@ export function moveAsset(account: Account, currency: string, to: AssetStatus, a
   const asset = account.assets.find((a) => a.currency === currency);
   if (!asset) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'asset', id: currency }, `The account has no ${currency} asset.`);
   if (asset.status !== 'ONBOARDING') {
-    throw new ServiceError('INVALID_STATE_TRANSITION', { from: asset.status, to }, `The ${currency} asset is ${asset.status}, not ONBOARDING.`);
+    throw new ServiceError(
+      'INVALID_STATE_TRANSITION',
+      { from: asset.status, to },
+      `The ${currency} asset is ${asset.status}, not ONBOARDING.`,
+    );
   }
   return { ...account, assets: account.assets.map((a) => (a.currency === currency ? { ...a, status: to } : a)), updatedAt: at };
 }

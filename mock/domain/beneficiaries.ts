@@ -31,11 +31,22 @@ export function moveInstruction(instruction: PaymentInstruction, to: Instruction
  * Seed "Beneficiary payment-instruction event payload": the entity in its event form (taxId
  * as a string, dateOfBirth), the instruction's address as {type, rail, key}, and atTime.
  */
-export function instructionEventPayload(beneficiary: Beneficiary, instruction: PaymentInstruction, atTime: string): Record<string, unknown> {
+export function instructionEventPayload(
+  beneficiary: Beneficiary,
+  instruction: PaymentInstruction,
+  atTime: string,
+): Record<string, unknown> {
   const entity = beneficiary.entity;
   const eventEntity =
     entity.type === 'INDIVIDUAL'
-      ? compact({ type: entity.type, firstName: entity.firstName, lastName: entity.lastName, taxId: entity.identificationDocument.value, dateOfBirth: entity.birthDate, address: entity.address })
+      ? compact({
+          type: entity.type,
+          firstName: entity.firstName,
+          lastName: entity.lastName,
+          taxId: entity.identificationDocument.value,
+          dateOfBirth: entity.birthDate,
+          address: entity.address,
+        })
       : compact({ type: entity.type, legalName: entity.legalName, taxId: entity.identificationDocument.value, address: entity.address });
   const state = instruction.currentState;
   return {
@@ -45,7 +56,9 @@ export function instructionEventPayload(beneficiary: Beneficiary, instruction: P
     relationshipType: beneficiary.relationshipType,
     instruction: {
       asset: instruction.asset,
-      currentState: state.reason ? { status: state.status, createdAt: state.createdAt, reason: state.reason } : { status: state.status, createdAt: state.createdAt },
+      currentState: state.reason
+        ? { status: state.status, createdAt: state.createdAt, reason: state.reason }
+        : { status: state.status, createdAt: state.createdAt },
       address: { type: pixKeyType(instruction.address.dictKey), rail: instruction.address.rail, key: instruction.address.dictKey },
     },
     atTime,

@@ -17,7 +17,9 @@ export function parseDuration(value: unknown, field = 'body.by'): number {
     }
   }
   if (ms === undefined || !Number.isSafeInteger(ms) || ms < 0) {
-    throw new ServiceError('VALIDATION_ERROR', { fields: [{ field, message: 'must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds' }] });
+    throw new ServiceError('VALIDATION_ERROR', {
+      fields: [{ field, message: 'must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds' }],
+    });
   }
   return ms;
 }

@@ -30,7 +30,9 @@ export function rateFor(sourceAsset: string, targetAsset: string, rates: Rate[])
   if (sourceAsset === targetAsset) return '1';
   const found = rates.find((r) => r.sourceAsset === sourceAsset && r.targetAsset === targetAsset);
   if (!found) {
-    throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.targetAsset', message: `no rate from ${sourceAsset} to ${targetAsset}` }] });
+    throw new ServiceError('VALIDATION_ERROR', {
+      fields: [{ field: 'body.targetAsset', message: `no rate from ${sourceAsset} to ${targetAsset}` }],
+    });
   }
   return found.rate;
 }

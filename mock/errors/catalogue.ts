@@ -68,5 +68,7 @@ export interface ErrorBody {
 }
 
 export function errorBody(error: ServiceError): ErrorBody {
-  return error.details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details: error.details };
+  return error.details === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, details: error.details };
 }

@@ -3,6 +3,12 @@
 import type { EventType } from '../store/records';
 import type { DomainEvent } from './event-bus';
 
-export function resourceEvent(resource: 'ACCOUNT' | 'OPERATION', eventType: EventType, data: { id: string }, customerId: string, atTime: string): DomainEvent {
+export function resourceEvent(
+  resource: 'ACCOUNT' | 'OPERATION',
+  eventType: EventType,
+  data: { id: string },
+  customerId: string,
+  atTime: string,
+): DomainEvent {
   return { eventType, resource, customerId, atTime, payload: { id: data.id, customerId, eventType, atTime, data } };
 }

@@ -30,5 +30,7 @@ export function jsonBodyParser(limitBytes: number) {
 export function jsonBodyReader(limitBytes: number) {
   const parse = jsonBodyParser(limitBytes);
   return (req: IncomingMessage, res: ServerResponse) =>
-    new Promise<unknown>((resolve, reject) => parse(req, res, (error) => (error ? reject(error) : resolve((req as IncomingMessage & { body?: unknown }).body))));
+    new Promise<unknown>((resolve, reject) =>
+      parse(req, res, (error) => (error ? reject(error) : resolve((req as IncomingMessage & { body?: unknown }).body))),
+    );
 }

@@ -34,7 +34,9 @@ export function toServiceError(error: unknown): ServiceError | undefined {
  * a path with a malformed percent-escape, a body that does not decode under its
  * Content-Encoding. It is a bad request, never a 500.
  */
-function fromClientError(e: { status?: number; statusCode?: number; expose?: boolean; message?: string } | undefined): ServiceError | undefined {
+function fromClientError(
+  e: { status?: number; statusCode?: number; expose?: boolean; message?: string } | undefined,
+): ServiceError | undefined {
   const status = e?.status ?? e?.statusCode;
   if (typeof status !== 'number' || status < 400 || status > 499 || e?.expose === false) return undefined;
   if (status === 413) return new ServiceError('PAYLOAD_TOO_LARGE');

@@ -69,9 +69,21 @@ export class FaultRegistry {
     if (typeof input.latencyMs === 'object' && input.latencyMs.min > input.latencyMs.max) {
       throw invalid('body.latencyMs.max', 'must not be less than min');
     }
-    const fault: Fault = { id: this.newId(), method: input.method ?? '*', path: input.path, drop: input.drop === true, hits: 0, createdAt: this.now() };
+    const fault: Fault = {
+      id: this.newId(),
+      method: input.method ?? '*',
+      path: input.path,
+      drop: input.drop === true,
+      hits: 0,
+      createdAt: this.now(),
+    };
     if (input.latencyMs !== undefined) fault.latencyMs = input.latencyMs;
-    if (input.error) fault.error = { status: input.error.status, code: input.error.code ?? DEFAULT_FAULT_CODE, message: input.error.message ?? DEFAULT_FAULT_MESSAGE };
+    if (input.error)
+      fault.error = {
+        status: input.error.status,
+        code: input.error.code ?? DEFAULT_FAULT_CODE,
+        message: input.error.message ?? DEFAULT_FAULT_MESSAGE,
+      };
     if (input.times !== undefined) {
       fault.times = input.times;
       fault.remaining = input.times;

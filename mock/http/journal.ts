@@ -44,7 +44,8 @@ export class Journal {
   /** Newest first, at most `limit`. */
   latest(limit: number = this.capacity): JournalEntry[] {
     const out: JournalEntry[] = [];
-    for (let i = 1; i <= Math.min(limit, this.count); i++) out.push(this.ring[(this.next - i + this.capacity) % this.capacity] as JournalEntry);
+    for (let i = 1; i <= Math.min(limit, this.count); i++)
+      out.push(this.ring[(this.next - i + this.capacity) % this.capacity] as JournalEntry);
     return out;
   }
 

@@ -49,7 +49,13 @@ export interface OperationRequest {
  * Runs the operation and writes its answer. A ServiceError (from any step) is answered with its
  * status and Error body; anything else is thrown for the caller's error serialiser (a 500).
  */
-export async function runOperation(op: OperationContract, handler: RouteHandler, deps: RouteDeps, request: OperationRequest, res: ServerResponse): Promise<void> {
+export async function runOperation(
+  op: OperationContract,
+  handler: RouteHandler,
+  deps: RouteDeps,
+  request: OperationRequest,
+  res: ServerResponse,
+): Promise<void> {
   let result: HandlerResult;
   let replayed = false;
   try {
@@ -62,10 +68,24 @@ export async function runOperation(op: OperationContract, handler: RouteHandler,
     const body = op.hasBody ? request.body : undefined;
     const check = op.checkRequest({ params: request.params, query: request.query, headers, body });
     if (check.errors.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: check.errors });
-    const ctx = { customerId, params: check.params as Record<string, string>, query: check.query, sentQuery: request.query, body, services: deps.services };
+    const ctx = {
+      customerId,
+      params: check.params as Record<string, string>,
+      query: check.query,
+      sentQuery: request.query,
+      body,
+      services: deps.services,
+    };
     if (op.idempotent) {
       const key = `${customerId}:${String(headers['x-idempotency-key']).toLowerCase()}`;
-      const outcome = await runIdempotent(deps.store, deps.clock, deps.config.idempotencyTtlMs, key, fingerprint(request.method, request.url, body), () => handler(ctx));
+      const outcome = await runIdempotent(
+        deps.store,
+        deps.clock,
+        deps.config.idempotencyTtlMs,
+        key,
+        fingerprint(request.method, request.url, body),
+        () => handler(ctx),
+      );
       result = outcome.result;
       replayed = outcome.replayed;
     } else {
@@ -86,8 +106,15 @@ function send(op: OperationContract, result: HandlerResult, request: OperationRe
   if (encoded.violations.length > 0) {
     const violations = encoded.violations;
     // Loud on purpose: in tests this turns a drifting mock into a failing test.
-    deps.logger.error({ operationId: op.operationId, status: result.status, violations, requestId: requestIdOf(res), url: request.url }, 'response breaks the API document');
-    const error = new ServiceError('INTERNAL_ERROR', { reason: 'the mock built a response that breaks the API document', operationId: op.operationId, violations });
+    deps.logger.error(
+      { operationId: op.operationId, status: result.status, violations, requestId: requestIdOf(res), url: request.url },
+      'response breaks the API document',
+    );
+    const error = new ServiceError('INTERNAL_ERROR', {
+      reason: 'the mock built a response that breaks the API document',
+      operationId: op.operationId,
+      violations,
+    });
     writeJson(res, error.status, JSON.stringify(errorBody(error)));
     return;
   }
@@ -97,7 +124,14 @@ function send(op: OperationContract, result: HandlerResult, request: OperationRe
 /** The pipeline as an Express route (the control API's router). */
 export function operationRoute(op: OperationContract, handler: RouteHandler, deps: RouteDeps): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const request: OperationRequest = { method: req.method, url: req.originalUrl, headers: req.headers, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
+    const request: OperationRequest = {
+      method: req.method,
+      url: req.originalUrl,
+      headers: req.headers,
+      params: req.params as Record<string, string>,
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+    };
     runOperation(op, handler, deps, request, res).catch(next);
   };
 }

@@ -68,7 +68,11 @@ export class RateLimiter {
     const outcome = this.take(key);
     if (outcome.ok) return;
     res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
-    throw new ServiceError('RATE_LIMITED', { limit: this.limit.requests, periodMs: this.limit.perMs, retryAfterSeconds: outcome.retryAfterSeconds });
+    throw new ServiceError('RATE_LIMITED', {
+      limit: this.limit.requests,
+      periodMs: this.limit.perMs,
+      retryAfterSeconds: outcome.retryAfterSeconds,
+    });
   }
 
   private refilled(bucket: Bucket | undefined, now: number): Bucket {

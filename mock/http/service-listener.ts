@@ -46,7 +46,13 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
 export function serviceListener(door: FrontDoor): RequestListener {
   const readBody = jsonBodyReader(door.bodyLimitBytes);
 
-  async function serve(req: IncomingMessage, res: ServerResponse, url: string, path: string, match: RouteMatch<RouteHandler>): Promise<void> {
+  async function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    path: string,
+    match: RouteMatch<RouteHandler>,
+  ): Promise<void> {
     const action = door.faults.take(req.method ?? '', path);
     if (action && (await applyFault(action, req, res, door.logger))) return;
     const params = decodeParams(match.params);
@@ -54,7 +60,13 @@ export function serviceListener(door: FrontDoor): RequestListener {
     // Express 5's default ("simple") query parser is node:querystring: the same values here.
     const query = queryStart === -1 ? {} : (parseQuery(url.slice(queryStart + 1)) as Record<string, unknown>);
     const body = match.op.hasBody ? await readBody(req, res) : undefined;
-    await runOperation(match.op, match.target, door.deps, { method: req.method ?? '', url, headers: req.headers, params, query, body }, res);
+    await runOperation(
+      match.op,
+      match.target,
+      door.deps,
+      { method: req.method ?? '', url, headers: req.headers, params, query, body },
+      res,
+    );
   }
 
   return (req, res) => {

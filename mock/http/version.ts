@@ -7,5 +7,6 @@ export const SUPPORTED_VERSIONS = ['1'];
 export function checkVersion(header: string | string[] | undefined): void {
   if (header === undefined) return;
   const value = Array.isArray(header) ? header.join(',') : header.trim();
-  if (!SUPPORTED_VERSIONS.includes(value)) throw new ServiceError('UNSUPPORTED_VERSION', { requested: value, supported: SUPPORTED_VERSIONS });
+  if (!SUPPORTED_VERSIONS.includes(value))
+    throw new ServiceError('UNSUPPORTED_VERSION', { requested: value, supported: SUPPORTED_VERSIONS });
 }

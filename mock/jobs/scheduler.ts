@@ -94,7 +94,7 @@ export class Scheduler {
   private push(job: Job): void {
     const heap = this.heap;
     heap.push(job);
-    for (let i = heap.length - 1; i > 0; ) {
+    for (let i = heap.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!before(heap[i] as Job, heap[parent] as Job)) break;
       [heap[i], heap[parent]] = [heap[parent] as Job, heap[i] as Job];
@@ -107,7 +107,7 @@ export class Scheduler {
     const last = heap.pop();
     if (!last || heap.length === 0) return;
     heap[0] = last;
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let best = i;

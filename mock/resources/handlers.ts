@@ -12,7 +12,8 @@ export const handlers: ServiceHandlers = {
 
   listAccounts: async (ctx) => ok(await ctx.services.accounts.list(ctx.customerId, pageParams(ctx))),
   getAccount: async ({ customerId, params, services }) => ok(await services.accounts.get(customerId, params.accountId)),
-  updateAccount: async ({ customerId, params, body, services }) => ok(await services.accounts.replaceOwner(customerId, params.accountId, body.owner)),
+  updateAccount: async ({ customerId, params, body, services }) =>
+    ok(await services.accounts.replaceOwner(customerId, params.accountId, body.owner)),
 
   createQuote: async ({ customerId, body, services }) => created(await services.quotes.create(customerId, body)),
   getQuote: async ({ customerId, params, services }) => ok(await services.quotes.get(customerId, params.quoteId)),
@@ -27,17 +28,25 @@ export const handlers: ServiceHandlers = {
   listBeneficiaries: async (ctx) => ok(await ctx.services.beneficiaries.list(ctx.customerId, pageParams(ctx))),
   createBeneficiary: async ({ customerId, body, services }) => created(await services.beneficiaries.create(customerId, body)),
   getBeneficiary: async ({ customerId, params, services }) => ok(await services.beneficiaries.get(customerId, params.beneficiaryId)),
-  addPaymentInstruction: async ({ customerId, params, body, services }) => created(await services.beneficiaries.addInstruction(customerId, params.beneficiaryId, body)),
+  addPaymentInstruction: async ({ customerId, params, body, services }) =>
+    created(await services.beneficiaries.addInstruction(customerId, params.beneficiaryId, body)),
 
   createSubscription: async ({ customerId, body, services }) => created(await services.subscriptions.create(customerId, body)),
   listSubscriptions: async (ctx) => ok(await ctx.services.subscriptions.list(ctx.customerId, pageParams(ctx))),
   getSubscription: async ({ customerId, params, services }) => ok(await services.subscriptions.get(customerId, params.subscriptionId)),
-  updateSubscription: async ({ customerId, params, body, services }) => ok(await services.subscriptions.update(customerId, params.subscriptionId, body)),
+  updateSubscription: async ({ customerId, params, body, services }) =>
+    ok(await services.subscriptions.update(customerId, params.subscriptionId, body)),
   deleteSubscription: async ({ customerId, params, services }) => {
     await services.subscriptions.remove(customerId, params.subscriptionId);
     return { status: 204 };
   },
-  listExecutionLogs: async (ctx) => ok(await ctx.services.subscriptions.listLogs(ctx.customerId, ctx.params.subscriptionId, { ...pageParams(ctx), filters: ctx.query.filters })),
+  listExecutionLogs: async (ctx) =>
+    ok(
+      await ctx.services.subscriptions.listLogs(ctx.customerId, ctx.params.subscriptionId, {
+        ...pageParams(ctx),
+        filters: ctx.query.filters,
+      }),
+    ),
   resendExecutionLog: async ({ customerId, params, services }) => {
     const { log } = await services.subscriptions.getLog(customerId, params.subscriptionId, params.executionLogId);
     return { status: 202, body: await services.webhooks.resend(customerId, log) };

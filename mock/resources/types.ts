@@ -11,9 +11,15 @@ type Defined<T, Else> = [NonNullable<T>] extends [never] ? Else : NonNullable<T>
 /** An operation's path parameters; none is an empty object. */
 export type PathOf<Op> = Op extends { parameters: { path?: infer Path } } ? Defined<Path, Record<string, never>> : Record<string, never>;
 /** An operation's query, after validation (coerced, the document's defaults filled in). */
-export type QueryOf<Op> = Op extends { parameters: { query?: infer Query } } ? Defined<Query, Record<string, never>> : Record<string, never>;
+export type QueryOf<Op> = Op extends { parameters: { query?: infer Query } }
+  ? Defined<Query, Record<string, never>>
+  : Record<string, never>;
 /** An operation's JSON body: required, optional (may be absent) or none. */
-export type BodyOf<Op> = Op extends { requestBody: infer Body } ? JsonOf<Body> : Op extends { requestBody?: infer Body } ? JsonOf<NonNullable<Body>> | undefined : undefined;
+export type BodyOf<Op> = Op extends { requestBody: infer Body }
+  ? JsonOf<Body>
+  : Op extends { requestBody?: infer Body }
+    ? JsonOf<NonNullable<Body>> | undefined
+    : undefined;
 
 export interface HandlerContext<Op> {
   /** The authenticated customer; empty for the token call. */

@@ -11,7 +11,9 @@ export class ScenarioFileError extends UserError {
     readonly file: string,
     readonly problems: string[],
   ) {
-    super(`${file}: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`}`);
+    super(
+      `${file}: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`}`,
+    );
   }
 }
 
@@ -27,5 +29,7 @@ export function unreachable(baseUrl: string, cause: unknown): MockTargetError {
 }
 
 export function controlOff(baseUrl: string): MockTargetError {
-  return new MockTargetError(`the control API is off at ${baseUrl} (GET /_mock/health answers 404): start the mock without --no-control-api / CONTROL_API=off`);
+  return new MockTargetError(
+    `the control API is off at ${baseUrl} (GET /_mock/health answers 404): start the mock without --no-control-api / CONTROL_API=off`,
+  );
 }

@@ -98,6 +98,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 /** "CODE: message" of an Error body, for messages about an unexpected answer. */
 export function describeAnswer(answer: HttpAnswer): string {
   const body = answer.body as { code?: unknown; message?: unknown } | undefined;
-  if (body && typeof body === 'object' && typeof body.code === 'string') return `${answer.status} ${body.code}: ${String(body.message ?? '')}`.trim();
+  if (body && typeof body === 'object' && typeof body.code === 'string')
+    return `${answer.status} ${body.code}: ${String(body.message ?? '')}`.trim();
   return String(answer.status);
 }

@@ -25,7 +25,9 @@ export function loadScenarioFile(file: string): Scenario {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new UserError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`);
+    throw new UserError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`,
+    );
   }
   return parseScenario(text, file);
 }
@@ -62,14 +64,19 @@ function referenceProblems(scenario: Scenario): string[] {
   const problems: string[] = [];
   scenario.steps.forEach((step, index) => {
     const at = (field: string) => where(['steps', String(index), ...(field ? [field] : [])], scenario);
-    if (step.call?.split(' ')[1]?.startsWith('/_mock')) problems.push(`${at('call')}: /_mock paths are control calls: write control: ${step.call.split(' ')[0]} ${step.call.split(' ')[1]?.slice(6)}`);
+    if (step.call?.split(' ')[1]?.startsWith('/_mock'))
+      problems.push(
+        `${at('call')}: /_mock paths are control calls: write control: ${step.call.split(' ')[0]} ${step.call.split(' ')[1]?.slice(6)}`,
+      );
     for (const { field, expression } of stepTemplates(step)) {
       const problem = templateProblem(expression, saved, receivers);
       if (problem) problems.push(`${at(field)}: {{${expression}}} ${problem}`);
     }
     const receiver = step['expect-events']?.receiver;
     if (receiver !== undefined && !receivers.has(receiver)) {
-      problems.push(`${at('expect-events.receiver')}: no receiver "${receiver}" is declared (${receivers.size ? `declared: ${[...receivers].join(', ')}` : 'add it under receivers:'})`);
+      problems.push(
+        `${at('expect-events.receiver')}: no receiver "${receiver}" is declared (${receivers.size ? `declared: ${[...receivers].join(', ')}` : 'add it under receivers:'})`,
+      );
     }
     for (const name of Object.keys(step.save ?? {})) saved.add(name);
   });
@@ -85,7 +92,12 @@ function stepTemplates(step: Step): Array<{ field: string; expression: string }>
     ['expect.body', step.expect?.body],
     ['expect.headers', step.expect?.headers],
   ];
-  return fields.flatMap(([field, value]) => templateRefs(value).map((ref) => ({ field: ref.at ? `${field}${ref.at.startsWith('[') ? '' : '.'}${ref.at}` : field, expression: ref.expression })));
+  return fields.flatMap(([field, value]) =>
+    templateRefs(value).map((ref) => ({
+      field: ref.at ? `${field}${ref.at.startsWith('[') ? '' : '.'}${ref.at}` : field,
+      expression: ref.expression,
+    })),
+  );
 }
 
 function templateProblem(expression: string, saved: Set<string>, receivers: Set<string>): string | undefined {
@@ -99,7 +111,8 @@ function templateProblem(expression: string, saved: Set<string>, receivers: Set<
   if (root === undefined) return 'is empty';
   if (root in BUILT_INS) {
     if (root === 'receivers') {
-      if (member === undefined || !receivers.has(member)) return `names no declared receiver (${receivers.size ? `declared: ${[...receivers].join(', ')}` : 'none declared'})`;
+      if (member === undefined || !receivers.has(member))
+        return `names no declared receiver (${receivers.size ? `declared: ${[...receivers].join(', ')}` : 'none declared'})`;
       if (leaf !== 'url') return 'is not a built-in: a receiver has only .url';
       return undefined;
     }
@@ -107,6 +120,7 @@ function templateProblem(expression: string, saved: Set<string>, receivers: Set<
     if (member === undefined || !members.includes(member)) return `is not a built-in (${members.map((m) => `${root}.${m}`).join(', ')})`;
     return undefined;
   }
-  if (!saved.has(root)) return `is not a built-in and no earlier step saves "${root}"${saved.size ? ` (saved so far: ${[...saved].join(', ')})` : ''}`;
+  if (!saved.has(root))
+    return `is not a built-in and no earlier step saves "${root}"${saved.size ? ` (saved so far: ${[...saved].join(', ')})` : ''}`;
   return undefined;
 }

@@ -17,14 +17,16 @@ export function partialMatch(expected: unknown, actual: unknown, path = ''): Dif
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [{ path, expected, actual, note: 'expected an array' }];
     const differences: Difference[] = [];
-    if (actual.length !== expected.length) differences.push({ path, expected: expected.length, actual: actual.length, note: 'array length' });
+    if (actual.length !== expected.length)
+      differences.push({ path, expected: expected.length, actual: actual.length, note: 'array length' });
     expected.forEach((item, i) => {
       differences.push(...partialMatch(item, i < actual.length ? actual[i] : MISSING, `${path}[${i}]`));
     });
     return differences;
   }
   if (expected !== null && typeof expected === 'object') {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return [{ path, expected, actual, note: 'expected an object' }];
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
+      return [{ path, expected, actual, note: 'expected an object' }];
     return Object.entries(expected).flatMap(([key, item]) => {
       const child = path ? `${path}.${key}` : key;
       return partialMatch(item, Object.hasOwn(actual, key) ? (actual as Record<string, unknown>)[key] : MISSING, child);

@@ -69,19 +69,39 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
       let status: number | undefined;
       let error: string | undefined;
       try {
-        const context: TemplateContext = { ...saved, customer: session.customer, accounts: session.accounts, receivers: receiverUrls(receivers) };
+        const context: TemplateContext = {
+          ...saved,
+          customer: session.customer,
+          accounts: session.accounts,
+          receivers: receiverUrls(receivers),
+        };
         status = await runStep(step, { client, session, context, saved, receivers, control });
       } catch (caught) {
         status = (caught as { status?: number }).status ?? status;
         error = (caught as Error).message;
       }
       const ms = Math.round(performance.now() - t0);
-      const result: StepResult = { index, title, ok: error === undefined, ms, ...(name ? { name } : {}), ...(status !== undefined ? { status } : {}), ...(error ? { error } : {}) };
+      const result: StepResult = {
+        index,
+        title,
+        ok: error === undefined,
+        ms,
+        ...(name ? { name } : {}),
+        ...(status !== undefined ? { status } : {}),
+        ...(error ? { error } : {}),
+      };
       steps.push(result);
       options.onStep?.({ index, total, title, name, state: result.ok ? 'passed' : 'failed', ms, status, error });
       if (!result.ok) break;
     }
-    return { name: scenario.name, ...(scenario.file ? { file: scenario.file } : {}), passed: steps.every((s) => s.ok) && steps.length === total, steps, total, ms: Math.round(performance.now() - started) };
+    return {
+      name: scenario.name,
+      ...(scenario.file ? { file: scenario.file } : {}),
+      passed: steps.every((s) => s.ok) && steps.length === total,
+      steps,
+      total,
+      ms: Math.round(performance.now() - started),
+    };
   } finally {
     await server?.close();
     await client.close();

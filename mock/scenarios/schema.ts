@@ -31,7 +31,8 @@ export function schemaProblems(data: unknown): string[] {
   const errors = validate.errors ?? [];
   const combinators = errors.filter((e) => COMBINATORS.has(e.keyword) && hintOf(e) !== undefined);
   // A hinted oneOf/anyOf/not speaks for the errors of its branches.
-  const covered = (e: ErrorObject) => combinators.some((h) => e.schemaPath.startsWith(`${h.schemaPath}/`) && within(e.instancePath, h.instancePath));
+  const covered = (e: ErrorObject) =>
+    combinators.some((h) => e.schemaPath.startsWith(`${h.schemaPath}/`) && within(e.instancePath, h.instancePath));
   // propertyNames: its per-name errors say it better.
   const visible = errors.filter((e) => e.keyword !== 'propertyNames' && !covered(e));
   const messages: string[] = [];

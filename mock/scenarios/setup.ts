@@ -36,7 +36,9 @@ function expectStatus(answer: HttpAnswer, status: number, what: string): void {
 /** Whether the scenario needs /_mock: a reset, a fresh customer, control, clock or webhook steps, or event checks (they wait for deliveries). */
 export function needsControlApi(scenario: Scenario): boolean {
   if (scenario.reset || (scenario.customer ?? 'fresh') === 'fresh') return true;
-  return scenario.steps.some((s) => s.control !== undefined || s.clock !== undefined || s.webhooks !== undefined || s['expect-events'] !== undefined);
+  return scenario.steps.some(
+    (s) => s.control !== undefined || s.clock !== undefined || s.webhooks !== undefined || s['expect-events'] !== undefined,
+  );
 }
 
 export async function prepareSession(client: MockClient, scenario: Scenario, control: boolean): Promise<Session> {

@@ -39,7 +39,10 @@ export async function runStep(step: Step, s: StepContext): Promise<number | unde
     for (const [header, value] of Object.entries(step.expect?.headers ?? {})) {
       const expected = renderString(value, s.context);
       const actual = answer.headers[header.toLowerCase()];
-      if (actual !== expected) throw failure(`headers.${header.toLowerCase()}: expected ${JSON.stringify(expected)}, got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}`);
+      if (actual !== expected)
+        throw failure(
+          `headers.${header.toLowerCase()}: expected ${JSON.stringify(expected)}, got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}`,
+        );
     }
     if (step.expect && 'body' in step.expect) {
       const differences = partialMatch(render(step.expect.body, s.context), answer.body, 'body');
@@ -62,16 +65,24 @@ async function send(step: Step, s: StepContext): Promise<HttpAnswer | undefined>
     const [method = 'GET', rawPath = '/'] = step.call.split(' ');
     const path = renderString(rawPath, context);
     const headers: Record<string, string> = {};
-    const given = Object.fromEntries(Object.entries((render(step.headers ?? {}, context) as Record<string, unknown>) ?? {}).map(([k, v]) => [k, String(v)]));
+    const given = Object.fromEntries(
+      Object.entries((render(step.headers ?? {}, context) as Record<string, unknown>) ?? {}).map(([k, v]) => [k, String(v)]),
+    );
     const has = (name: string) => Object.keys(given).some((k) => k.toLowerCase() === name);
     if (step.auth !== false && !has('authorization')) headers.authorization = `Bearer ${s.session.token}`;
     // The service requires a key on every POST/PUT/PATCH but the token call.
-    if (['POST', 'PUT', 'PATCH'].includes(method) && !path.startsWith('/api/oauth/') && !has('x-idempotency-key')) headers['x-idempotency-key'] = randomUUID();
-    return client.send(method, path, { body: step.body === undefined ? undefined : render(step.body, context), headers: { ...headers, ...given } });
+    if (['POST', 'PUT', 'PATCH'].includes(method) && !path.startsWith('/api/oauth/') && !has('x-idempotency-key'))
+      headers['x-idempotency-key'] = randomUUID();
+    return client.send(method, path, {
+      body: step.body === undefined ? undefined : render(step.body, context),
+      headers: { ...headers, ...given },
+    });
   }
   if (step.control !== undefined) {
     const [method = 'POST', rawPath = '/'] = step.control.split(' ');
-    return client.send(method, controlPath(renderString(rawPath, context)), { body: step.body === undefined ? undefined : render(step.body, context) });
+    return client.send(method, controlPath(renderString(rawPath, context)), {
+      body: step.body === undefined ? undefined : render(step.body, context),
+    });
   }
   if (step.clock !== undefined) {
     const answer = await client.control('POST', '/clock/advance', { by: String(step.clock) });
@@ -86,7 +97,8 @@ async function send(step: Step, s: StepContext): Promise<HttpAnswer | undefined>
 function checkStatus(step: Step, answer: HttpAnswer, failure: (message: string) => Error): void {
   const expected = step.expect?.status;
   const plain = step.call === undefined && step.control === undefined;
-  if (expected !== undefined ? answer.status === expected : plain ? answer.status === 200 : answer.status >= 200 && answer.status < 300) return;
+  if (expected !== undefined ? answer.status === expected : plain ? answer.status === 200 : answer.status >= 200 && answer.status < 300)
+    return;
   const wanted = expected !== undefined ? String(expected) : plain ? '200' : 'a 2xx';
   throw failure(`status: expected ${wanted}, got ${describeAnswer(answer)}${excerpt(answer)}`);
 }
@@ -120,6 +132,9 @@ async function checkEvents(events: NonNullable<Step['expect-events']>, s: StepCo
       left.splice(at, 1);
       return false;
     });
-    if (missing.length > 0) throw new StepFailure(`receiver ${events.receiver}: expected events to contain ${list(events.contains)}, got ${list(got)} (missing ${list(missing)})`);
+    if (missing.length > 0)
+      throw new StepFailure(
+        `receiver ${events.receiver}: expected events to contain ${list(events.contains)}, got ${list(got)} (missing ${list(missing)})`,
+      );
   }
 }

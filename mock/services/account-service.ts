@@ -1,7 +1,15 @@
 // Accounts: list, read, and the owner update of the seed ("the supplied owner replaces the
 // current owner profile", "only accounts not yet submitted for review can be updated").
 import { ServiceError } from '../errors/catalogue';
-import { moveAccount, moveAsset, toResponseOwner, type AccountStatus, type AssetStatus, type OwnerInput, type StateReason } from '../domain/accounts';
+import {
+  moveAccount,
+  moveAsset,
+  toResponseOwner,
+  type AccountStatus,
+  type AssetStatus,
+  type OwnerInput,
+  type StateReason,
+} from '../domain/accounts';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { Account, AccountRecord, EventType } from '../store/records';
 import { resourceEvent } from '../events/resource-event';
@@ -13,7 +21,13 @@ export class AccountService {
 
   list(customerId: string, params: PageParams) {
     const { store, codec } = this.deps;
-    return readPage(codec, `account:${customerId}`, params, (q) => store.page('account', { scope: customerId, ...q }), (r) => r.account);
+    return readPage(
+      codec,
+      `account:${customerId}`,
+      params,
+      (q) => store.page('account', { scope: customerId, ...q }),
+      (r) => r.account,
+    );
   }
 
   async get(customerId: string, accountId: string): Promise<Account> {
@@ -62,16 +76,28 @@ export class AccountService {
     const { store, clock } = this.deps;
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
-    const updated = (await store.update('account', accountId, (r) => ({ ...r, account: moveAsset(r.account, currency, to, at) }))) as AccountRecord;
+    const updated = (await store.update('account', accountId, (r) => ({
+      ...r,
+      account: moveAsset(r.account, currency, to, at),
+    }))) as AccountRecord;
     this.publish(to === 'ACTIVE' ? 'ACCOUNT_ASSET_ACTIVATED' : 'ACCOUNT_ASSET_FAILED', updated.account, at);
     return updated.account;
   }
 
-  private async transition(customerId: string, accountId: string, to: AccountStatus, reason?: StateReason, review?: AccountRecord['review']): Promise<Account> {
+  private async transition(
+    customerId: string,
+    accountId: string,
+    to: AccountStatus,
+    reason?: StateReason,
+    review?: AccountRecord['review'],
+  ): Promise<Account> {
     const { store, clock } = this.deps;
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
-    const updated = (await store.update('account', accountId, (r) => ({ account: moveAccount(r.account, to, at, reason), review: review ?? r.review }))) as AccountRecord;
+    const updated = (await store.update('account', accountId, (r) => ({
+      account: moveAccount(r.account, to, at, reason),
+      review: review ?? r.review,
+    }))) as AccountRecord;
     // The seed's account events: only ACTION_REQUIRED among the states has one.
     if (to === 'ACTION_REQUIRED') this.publish('ACCOUNT_ACTION_REQUIRED', updated.account, at);
     return updated.account;

@@ -18,7 +18,13 @@ export class BeneficiaryService {
 
   list(customerId: string, params: PageParams) {
     const { store, codec } = this.deps;
-    return readPage(codec, `beneficiary:${customerId}`, params, (q) => store.page('beneficiary', { scope: customerId, ...q }), (r) => r);
+    return readPage(
+      codec,
+      `beneficiary:${customerId}`,
+      params,
+      (q) => store.page('beneficiary', { scope: customerId, ...q }),
+      (r) => r,
+    );
   }
 
   get(customerId: string, beneficiaryId: string): Promise<Beneficiary> {
@@ -60,17 +66,28 @@ export class BeneficiaryService {
   private async applyMagicValues(customerId: string, beneficiary: Beneficiary, added: PaymentInstruction[]): Promise<Beneficiary> {
     let current = beneficiary;
     for (const instruction of added) {
-      if (instructionRejectedAtOnce(instruction)) current = await this.moveInstruction(customerId, beneficiary.id, instruction.id, 'REJECTED', MAGIC_REJECTION);
+      if (instructionRejectedAtOnce(instruction))
+        current = await this.moveInstruction(customerId, beneficiary.id, instruction.id, 'REJECTED', MAGIC_REJECTION);
     }
     return current;
   }
 
   /** Approves, rejects or flags an instruction (control API). */
-  async moveInstruction(customerId: string, beneficiaryId: string, instructionId: string, to: InstructionStatus, reason?: Reason): Promise<Beneficiary> {
+  async moveInstruction(
+    customerId: string,
+    beneficiaryId: string,
+    instructionId: string,
+    to: InstructionStatus,
+    reason?: Reason,
+  ): Promise<Beneficiary> {
     const { store, clock } = this.deps;
     const beneficiary = await ownBeneficiary(store, customerId, beneficiaryId);
     if (!beneficiary.paymentInstructions.some((pi) => pi.id === instructionId)) {
-      throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'paymentInstruction', id: instructionId }, `No payment instruction with id ${instructionId}.`);
+      throw new ServiceError(
+        'RESOURCE_NOT_FOUND',
+        { resource: 'paymentInstruction', id: instructionId },
+        `No payment instruction with id ${instructionId}.`,
+      );
     }
     const at = clock.nowIso();
     const updated = (await store.update('beneficiary', beneficiaryId, (current) => ({

@@ -25,10 +25,17 @@ export function referenceData(fixtures: DemoFixtures): ReferenceData {
 export async function loadFixtures(store: Store, fixtures: DemoFixtures): Promise<void> {
   for (const customer of fixtures.customers) {
     await store.insert('customer', 'all', customer.id, { ...customer, deleted: false });
-    await store.insert('client', 'all', customer.clientId, { clientId: customer.clientId, clientSecret: customer.clientSecret, customerId: customer.id });
+    await store.insert('client', 'all', customer.clientId, {
+      clientId: customer.clientId,
+      clientSecret: customer.clientSecret,
+      customerId: customer.id,
+    });
   }
   for (const account of fixtures.accounts) {
-    await store.insert('account', account.customer.id, account.id, { account, review: fixtures.accountReview[account.id] ?? 'NOT_SUBMITTED' });
+    await store.insert('account', account.customer.id, account.id, {
+      account,
+      review: fixtures.accountReview[account.id] ?? 'NOT_SUBMITTED',
+    });
   }
   for (const balance of fixtures.balances) await store.setBalance(balance.accountId, balance.asset, balance.value);
   for (const beneficiary of fixtures.beneficiaries) {

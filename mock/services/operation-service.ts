@@ -32,7 +32,13 @@ export class OperationService {
 
   list(customerId: string, params: PageParams) {
     const { store, codec } = this.deps;
-    return readPage(codec, `operation:${customerId}`, params, (q) => store.page('operation', { scope: customerId, ...q }), (r) => r);
+    return readPage(
+      codec,
+      `operation:${customerId}`,
+      params,
+      (q) => store.page('operation', { scope: customerId, ...q }),
+      (r) => r,
+    );
   }
 
   get(customerId: string, operationId: string): Promise<Operation> {
@@ -78,7 +84,9 @@ export class OperationService {
     const account = await ownAccount(this.deps.store, customerId, body.accountId, 'accountId');
     const quote = await this.usableQuote(customerId, body.accountId, body.quoteId);
     if (quote.sourceAsset === quote.targetAsset) {
-      throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.quoteId', message: 'a swap needs a quote between two different assets' }] });
+      throw new ServiceError('VALIDATION_ERROR', {
+        fields: [{ field: 'body.quoteId', message: 'a swap needs a quote between two different assets' }],
+      });
     }
     return this.open(this.deps.newId(), customerId, account, quote, { type: 'SWAP' as const });
   }
@@ -96,7 +104,12 @@ export class OperationService {
     if (!isPositive(body.amount)) throw invalidAmount('must be greater than zero');
     if (!fitsScale(body.amount, scale)) throw invalidAmount(`has more than ${scale} decimal places`);
     // Seed: "a transfer takes no quoteId; a 1:1 quote is generated internally".
-    const quote = await this.quotes.make(customerId, account.account.id, { sourceAsset: body.asset, targetAsset: body.asset, sourceAmount: body.amount }, true);
+    const quote = await this.quotes.make(
+      customerId,
+      account.account.id,
+      { sourceAsset: body.asset, targetAsset: body.asset, sourceAmount: body.amount },
+      true,
+    );
     const intent = { type: 'TRANSFER' as const, targetAccount: { id: target.account.id, owner: ownerName(target) } };
     return this.open(this.deps.newId(), customerId, account, quote, intent);
   }
@@ -106,7 +119,13 @@ export class OperationService {
   }
 
   /** Consumes the quote (atomically: of concurrent callers exactly one wins) and records the operation. */
-  private async open(id: string, customerId: string, account: AccountRecord, quote: QuoteRecord, intent: Operation['intent']): Promise<Operation> {
+  private async open(
+    id: string,
+    customerId: string,
+    account: AccountRecord,
+    quote: QuoteRecord,
+    intent: Operation['intent'],
+  ): Promise<Operation> {
     const { store, clock, reference } = this.deps;
     if (!(await store.consumeQuote(quote.id, id))) throw new ServiceError('QUOTE_ALREADY_CONSUMED');
     const operation = buildOperation({
@@ -152,7 +171,11 @@ export class OperationService {
       const operation = await ownOperation(store, customerId, operationId);
       const status = operation.currentState.status as OperationStatus;
       if (status !== 'REQUESTED' && status !== 'ACTION_REQUIRED') {
-        throw new ServiceError('INVALID_STATE_TRANSITION', { from: status, to: 'COMPLETED' }, `An operation in ${status} cannot become COMPLETED.`);
+        throw new ServiceError(
+          'INVALID_STATE_TRANSITION',
+          { from: status, to: 'COMPLETED' },
+          `An operation in ${status} cannot become COMPLETED.`,
+        );
       }
       const plan = settlementPlan(operation);
       const applied: BalanceMove[] = [];
@@ -163,14 +186,25 @@ export class OperationService {
           for (const undo of applied) await store.moveBalance(undo.accountId, undo.asset, undo.delta.replace(/^-/, ''));
           const balance = await store.getBalance(debit.accountId, debit.asset);
           return this.transition(operation, 'FAILED', {
-            reason: { code: 'INSUFFICIENT_BALANCE', message: `The ${debit.asset} balance is too low for this operation.`, details: { asset: debit.asset, balance } },
+            reason: {
+              code: 'INSUFFICIENT_BALANCE',
+              message: `The ${debit.asset} balance is too low for this operation.`,
+              details: { asset: debit.asset, balance },
+            },
           });
         }
         applied.push(debit);
       }
       for (const credit of plan.credits) await store.moveBalance(credit.accountId, credit.asset, credit.delta);
       const at = clock.nowIso();
-      const transactions = plan.transactions.map((t) => ({ id: newId(), rail: t.rail, direction: t.direction, amount: t.amount, status: 'CONFIRMED' as const, confirmedAt: at }));
+      const transactions = plan.transactions.map((t) => ({
+        id: newId(),
+        rail: t.rail,
+        direction: t.direction,
+        amount: t.amount,
+        status: 'CONFIRMED' as const,
+        confirmedAt: at,
+      }));
       return this.transition(operation, 'COMPLETED', { transactions });
     });
   }
@@ -193,7 +227,9 @@ export class OperationService {
 
   private publish(operation: Operation): void {
     const status = operation.currentState.status as OperationStatus;
-    this.deps.events.publish(resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt));
+    this.deps.events.publish(
+      resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt),
+    );
   }
 }
 

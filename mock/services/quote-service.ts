@@ -43,7 +43,8 @@ export class QuoteService {
 
   async get(customerId: string, quoteId: string): Promise<Quote> {
     const quote = await this.deps.store.get('quote', quoteId);
-    if (!quote || quote.customerId !== customerId) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'quote', id: quoteId }, `No quote with id ${quoteId}.`);
+    if (!quote || quote.customerId !== customerId)
+      throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'quote', id: quoteId }, `No quote with id ${quoteId}.`);
     return this.present(quote);
   }
 

@@ -6,7 +6,11 @@ import { arrayKeys, sliceSorted } from '../store/slice';
 import type { Deps } from './deps';
 
 const RESOURCES = RESOURCE_NAMES.map((name) => ({ name, events: [...RESOURCE_EVENTS[name]] }));
-const EVENT_TYPE_ITEMS = EVENT_TYPES.map((name: EventType) => ({ name, resource: resourceOf(name), description: EVENT_DESCRIPTIONS[name] }));
+const EVENT_TYPE_ITEMS = EVENT_TYPES.map((name: EventType) => ({
+  name,
+  resource: resourceOf(name),
+  description: EVENT_DESCRIPTIONS[name],
+}));
 
 export class ReferenceService {
   constructor(private readonly deps: Deps) {}
@@ -27,7 +31,11 @@ export class ReferenceService {
       params,
       async (q) => {
         const slice = sliceSorted(keys, q);
-        return { items: slice.slots.map((slot) => ({ key: keys.keyAt(slot), record: items[slot] as T })), hasBefore: slice.hasBefore, hasAfter: slice.hasAfter };
+        return {
+          items: slice.slots.map((slot) => ({ key: keys.keyAt(slot), record: items[slot] as T })),
+          hasBefore: slice.hasBefore,
+          hasAfter: slice.hasAfter,
+        };
       },
       (item) => item,
     );

@@ -24,7 +24,15 @@ export class SubscriptionService {
     // Seed: "when true the subscription covers every resource and event type and `resources` is ignored".
     const resources = includeAll ? everything() : checkedResources(body.resources ?? []);
     const at = clock.nowIso();
-    const subscription: Subscription = { id: newId(), companyId: customerId, url: body.url, resources, allowRetry: body.allowRetry === true, createdAt: at, updatedAt: at };
+    const subscription: Subscription = {
+      id: newId(),
+      companyId: customerId,
+      url: body.url,
+      resources,
+      allowRetry: body.allowRetry === true,
+      createdAt: at,
+      updatedAt: at,
+    };
     const record: SubscriptionRecord = { subscription, includeAll, signingSecret: `whsec_${randomBytes(24).toString('base64')}` };
     await store.insert('subscription', customerId, subscription.id, record);
     return this.present(record);
@@ -32,7 +40,13 @@ export class SubscriptionService {
 
   list(customerId: string, params: PageParams) {
     const { store, codec } = this.deps;
-    return readPage(codec, `subscription:${customerId}`, params, (q) => store.page('subscription', { scope: customerId, ...q }), (r) => this.present(r));
+    return readPage(
+      codec,
+      `subscription:${customerId}`,
+      params,
+      (q) => store.page('subscription', { scope: customerId, ...q }),
+      (r) => this.present(r),
+    );
   }
 
   async get(customerId: string, subscriptionId: string): Promise<Subscription> {
@@ -45,7 +59,8 @@ export class SubscriptionService {
     if (body.url !== undefined) await this.checkUrl(body.url);
     const resources = body.includeAll === true ? everything() : body.resources !== undefined ? checkedResources(body.resources) : undefined;
     const updated = (await store.update('subscription', subscriptionId, (current): SubscriptionRecord => {
-      const includeAll = body.includeAll === true ? true : body.resources !== undefined ? false : body.includeAll === false ? false : current.includeAll;
+      const includeAll =
+        body.includeAll === true ? true : body.resources !== undefined ? false : body.includeAll === false ? false : current.includeAll;
       const subscription: Subscription = {
         ...current.subscription,
         url: body.url ?? current.subscription.url,
@@ -68,10 +83,20 @@ export class SubscriptionService {
     await ownSubscription(store, customerId, subscriptionId);
     const filter = params.filters === undefined || params.filters === '' ? undefined : parseLogFilter(params.filters);
     const where = filter ? (log: ExecutionLog) => matchesFilter(filter, log as unknown as Record<string, unknown>) : undefined;
-    return readPage(codec, `executionLog:${subscriptionId}`, params, (q) => store.page('executionLog', { scope: subscriptionId, where, ...q }), (r) => r);
+    return readPage(
+      codec,
+      `executionLog:${subscriptionId}`,
+      params,
+      (q) => store.page('executionLog', { scope: subscriptionId, where, ...q }),
+      (r) => r,
+    );
   }
 
-  async getLog(customerId: string, subscriptionId: string, logId: string): Promise<{ subscription: SubscriptionRecord; log: ExecutionLog }> {
+  async getLog(
+    customerId: string,
+    subscriptionId: string,
+    logId: string,
+  ): Promise<{ subscription: SubscriptionRecord; log: ExecutionLog }> {
     const subscription = await ownSubscription(this.deps.store, customerId, subscriptionId);
     const log = await this.deps.store.get('executionLog', logId);
     if (!log || log.subscriptionId !== subscriptionId) {
@@ -135,11 +160,15 @@ function checkedResources(resources: SubscriptionResource[]): SubscriptionResour
   const fields: Array<{ field: string; message: string }> = [];
   const seen = new Set<string>();
   resources.forEach((resource, i) => {
-    if (seen.has(resource.name)) fields.push({ field: `body.resources.${i}.name`, message: `${resource.name} is listed twice; resource names must be unique` });
+    if (seen.has(resource.name))
+      fields.push({ field: `body.resources.${i}.name`, message: `${resource.name} is listed twice; resource names must be unique` });
     seen.add(resource.name);
     resource.events.forEach((event, j) => {
       if (!RESOURCE_EVENTS[resource.name].includes(event)) {
-        fields.push({ field: `body.resources.${i}.events.${j}`, message: `${event} is not an event of ${resource.name} (${RESOURCE_EVENTS[resource.name].join(', ')})` });
+        fields.push({
+          field: `body.resources.${i}.events.${j}`,
+          message: `${event} is not an event of ${resource.name} (${RESOURCE_EVENTS[resource.name].join(', ')})`,
+        });
       }
     });
   });

@@ -49,7 +49,10 @@ export class TokenService {
   /** The customer id a bearer token stands for; 401 UNAUTHORIZED for anything else. */
   async verify(authorization: string | undefined): Promise<string> {
     const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/.exec(authorization ?? '');
-    if (!match) throw new ServiceError('UNAUTHORIZED', { reason: authorization ? 'the Authorization header is not a Bearer JWT' : 'no Authorization header' });
+    if (!match)
+      throw new ServiceError('UNAUTHORIZED', {
+        reason: authorization ? 'the Authorization header is not a Bearer JWT' : 'no Authorization header',
+      });
     const token = match[1] as string;
     const known = this.verified.get(token);
     if (known) {

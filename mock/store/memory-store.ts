@@ -57,7 +57,11 @@ export class MemoryStore implements Store {
     entry.record = deepFreeze(record);
   }
 
-  async update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined> {
+  async update<K extends Kind>(
+    kind: K,
+    id: string,
+    change: (current: RecordTypes[K]) => RecordTypes[K],
+  ): Promise<RecordTypes[K] | undefined> {
     // Synchronous between read and write: no other request can interleave.
     const entry = this.table(kind).get(id);
     if (!entry) return undefined;
@@ -88,7 +92,11 @@ export class MemoryStore implements Store {
 
   async page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>> {
     const index = this.index(kind, query.scope);
-    const keys = { size: index.size, keyAt: (slot: number) => index.at(slot) as number, lowerBound: (key: number) => index.lowerBound(key) };
+    const keys = {
+      size: index.size,
+      keyAt: (slot: number) => index.at(slot) as number,
+      lowerBound: (key: number) => index.lowerBound(key),
+    };
     const where = query.where;
     const slice = sliceSorted(keys, {
       limit: query.limit,
@@ -177,7 +185,9 @@ export class MemoryStore implements Store {
       return { accountId, asset, value: value.toFixed() };
     });
     // A key still in progress belongs to a request that will not be in the restored state.
-    const idempotency = [...this.idempotency].filter(([, entry]) => entry.state === 'DONE' && entry.expiresAt > now).map(([key, entry]) => ({ key, ...entry }));
+    const idempotency = [...this.idempotency]
+      .filter(([, entry]) => entry.state === 'DONE' && entry.expiresAt > now)
+      .map(([key, entry]) => ({ key, ...entry }));
     return { sequence: this.sequence, records, balances, idempotency };
   }
 
@@ -189,7 +199,8 @@ export class MemoryStore implements Store {
       const keys = new Set<number>();
       for (const item of list ?? []) {
         if (ids.has(item.id)) throw new Error(`store: ${kind} ${item.id} appears twice`);
-        if (!Number.isSafeInteger(item.key) || item.key < 1 || keys.has(item.key)) throw new Error(`store: ${kind} ${item.id} has a missing or repeated key ${item.key}`);
+        if (!Number.isSafeInteger(item.key) || item.key < 1 || keys.has(item.key))
+          throw new Error(`store: ${kind} ${item.id} has a missing or repeated key ${item.key}`);
         ids.add(item.id);
         keys.add(item.key);
         maxKey = Math.max(maxKey, item.key);

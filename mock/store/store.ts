@@ -51,9 +51,7 @@ export interface StoreState {
 }
 
 export type IdempotencyClaim =
-  | { outcome: 'CLAIMED' }
-  | { outcome: 'IN_PROGRESS'; entry: IdempotencyEntry }
-  | { outcome: 'DONE'; entry: IdempotencyEntry };
+  { outcome: 'CLAIMED' } | { outcome: 'IN_PROGRESS'; entry: IdempotencyEntry } | { outcome: 'DONE'; entry: IdempotencyEntry };
 
 export interface Store {
   get<K extends Kind>(kind: K, id: string): Promise<RecordTypes[K] | undefined>;

@@ -52,7 +52,11 @@ export function httpDelivery(): HttpDelivery {
         return {
           ok,
           httpStatus: response.statusCode,
-          error: ok ? null : redirect ? `the endpoint answered ${response.statusCode} (redirects are not followed)` : `the endpoint answered ${response.statusCode}`,
+          error: ok
+            ? null
+            : redirect
+              ? `the endpoint answered ${response.statusCode} (redirects are not followed)`
+              : `the endpoint answered ${response.statusCode}`,
         };
       } catch (error) {
         return { ok: false, httpStatus: 0, error: describeNetworkError(error, delivery.timeoutMs) };

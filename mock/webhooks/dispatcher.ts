@@ -81,14 +81,23 @@ export class WebhookDispatcher {
     const check = this.contract.checkWebhook(event.eventType, event.payload);
     if (check.errors.length + check.drift.length > 0) {
       // The mock's own bug: say so loudly rather than send a body that breaks the document.
-      this.logger.error({ eventType: event.eventType, violations: [...check.errors, ...check.drift] }, 'webhook payload breaks the API document; not sent');
+      this.logger.error(
+        { eventType: event.eventType, violations: [...check.errors, ...check.drift] },
+        'webhook payload breaks the API document; not sent',
+      );
       return;
     }
     const payload = JSON.stringify(event.payload);
     const subscriptions = await this.deps.store.all('subscription', event.customerId);
     for (const record of subscriptions) {
       if (!wants(record, event)) continue;
-      this.enqueue({ messageId: this.deps.newId(), subscriptionId: record.subscription.id, customerId: event.customerId, eventType: event.eventType, payload });
+      this.enqueue({
+        messageId: this.deps.newId(),
+        subscriptionId: record.subscription.id,
+        customerId: event.customerId,
+        eventType: event.eventType,
+        payload,
+      });
     }
   }
 
@@ -131,7 +140,8 @@ export class WebhookDispatcher {
       : await this.deps.send({ url: subscription.url, body: message.payload, headers, timeoutMs: config.webhookTimeoutMs });
     const retriesLeft = subscription.allowRetry && retryAttempts < config.retryScheduleMs.length;
     let error = outcome.error;
-    if (!outcome.ok && retryOnFailure && subscription.allowRetry && !retriesLeft) error = `${error}; no retries left after ${retryAttempts + 1} attempts`;
+    if (!outcome.ok && retryOnFailure && subscription.allowRetry && !retriesLeft)
+      error = `${error}; no retries left after ${retryAttempts + 1} attempts`;
     const at = clock.nowIso();
     const log: ExecutionLog = {
       id: newId(),
@@ -158,7 +168,13 @@ export class WebhookDispatcher {
 
   /** Delivers a logged message again, now, as a new attempt with the same message id (the caller has checked the log is the customer's). */
   async resend(customerId: string, log: ExecutionLog): Promise<ExecutionLog> {
-    const message: Message = { messageId: log.messageId, subscriptionId: log.subscriptionId, customerId, eventType: log.eventType, payload: log.payload };
+    const message: Message = {
+      messageId: log.messageId,
+      subscriptionId: log.subscriptionId,
+      customerId,
+      eventType: log.eventType,
+      payload: log.payload,
+    };
     return (await this.attempt(message, false)) as ExecutionLog;
   }
 }

@@ -27,7 +27,10 @@ export interface RunningMock {
 }
 
 /** createApp on 127.0.0.1:0; `wrap` may put the app behind another (middleware in front of every route). */
-export async function startMock(options: AppOptions = {}, wrap?: (app: RequestListener, mock: MockApp) => RequestListener): Promise<RunningMock> {
+export async function startMock(
+  options: AppOptions = {},
+  wrap?: (app: RequestListener, mock: MockApp) => RequestListener,
+): Promise<RunningMock> {
   const mock = await createApp({ ...options, config: { logLevel: 'silent', ...options.config } });
   const app = wrap ? wrap(mock.app, mock) : mock.app;
   const server: Server = createHttpServer(app).listen(0, '127.0.0.1');
@@ -59,11 +62,15 @@ export interface RunningPrism {
 /** `prism <args...> -p <port>`, resolved once it says it is listening. */
 export async function startPrism(args: string[], readyTimeoutMs = 60_000): Promise<RunningPrism> {
   const port = await freePort();
-  const child = spawn(process.execPath, [projectPath('node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), ...args, '-h', '127.0.0.1', '-p', String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [projectPath('node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), ...args, '-h', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const log: string[] = [];
   let partial = '';
   let ready: () => void;
@@ -83,7 +90,10 @@ export async function startPrism(args: string[], readyTimeoutMs = 60_000): Promi
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`prism did not listen within ${readyTimeoutMs} ms:\n${log.slice(-20).join('\n')}`)), readyTimeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`prism did not listen within ${readyTimeoutMs} ms:\n${log.slice(-20).join('\n')}`)),
+      readyTimeoutMs,
+    );
   });
   try {
     await Promise.race([listening, exited, timeout]);
@@ -188,15 +198,27 @@ export async function runJest(options: JestOptions = {}): Promise<JestRun> {
     json = JSON.parse(readFileSync(outputFile, 'utf8'));
   } catch {
     rmSync(dir, { recursive: true, force: true });
-    return { code, ms, passed: 0, failed: 0, skipped: 0, total: 0, tests: [], brokenFiles: [{ file: '(jest)', message: `no results (exit ${code}): ${output.slice(-2000)}` }], output };
+    return {
+      code,
+      ms,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      total: 0,
+      tests: [],
+      brokenFiles: [{ file: '(jest)', message: `no results (exit ${code}): ${output.slice(-2000)}` }],
+      output,
+    };
   }
   rmSync(dir, { recursive: true, force: true });
   const tests: TestResult[] = [];
   const brokenFiles: JestRun['brokenFiles'] = [];
   for (const file of json.testResults as any[]) {
     const rel = file.name.startsWith(ROOT) ? file.name.slice(ROOT.length + 1) : file.name;
-    if (file.status === 'failed' && (file.assertionResults ?? []).every((a: any) => a.status !== 'failed')) brokenFiles.push({ file: rel, message: String(file.message ?? '').slice(0, 2000) });
-    for (const a of file.assertionResults ?? []) tests.push({ file: rel, title: a.title, fullName: a.fullName, status: a.status, failureMessages: a.failureMessages ?? [] });
+    if (file.status === 'failed' && (file.assertionResults ?? []).every((a: any) => a.status !== 'failed'))
+      brokenFiles.push({ file: rel, message: String(file.message ?? '').slice(0, 2000) });
+    for (const a of file.assertionResults ?? [])
+      tests.push({ file: rel, title: a.title, fullName: a.fullName, status: a.status, failureMessages: a.failureMessages ?? [] });
   }
   const count = (pick: (t: TestResult) => boolean) => tests.filter(pick).length;
   return {
@@ -217,7 +239,12 @@ export async function runJest(options: JestOptions = {}): Promise<JestRun> {
  * The whole contract suite (or the given files) against a URL, as the demo customer, with the
  * suite's reporter, writing its reports to `reportDir`; `env` adds or unsets variables.
  */
-export function runSuite(baseUrl: string, reportDir: string, patterns: string[], env: Record<string, string | undefined> = {}): Promise<JestRun> {
+export function runSuite(
+  baseUrl: string,
+  reportDir: string,
+  patterns: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<JestRun> {
   return runJest({
     patterns: patterns.length ? patterns : ['contract-tests'],
     echo: true,
@@ -245,9 +272,15 @@ export function skipReason(test: TestResult): string {
 /** What a failure says, in one line: its first line and the problem or expected/received after it. */
 export function firstFailureLine(test: TestResult): string {
   const text = (test.failureMessages[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '');
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const head = lines[0] ?? '';
-  const detail = lines.slice(1, 8).filter((l) => /^- |^Expected|^Received/.test(l)).slice(0, 2);
+  const detail = lines
+    .slice(1, 8)
+    .filter((l) => /^- |^Expected|^Received/.test(l))
+    .slice(0, 2);
   const line = [head.replace(/^(Error|ContractViolation): /, ''), ...detail].join(' ');
   return line.length > 220 ? `${line.slice(0, 217)}...` : line;
 }

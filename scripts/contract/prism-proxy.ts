@@ -35,7 +35,9 @@ async function main(): Promise<number> {
   const dir = tempDir('proxy');
   const document = documentWithoutSecurity(dir);
   const prism = await startPrism(['proxy', document, mock.url, '--errors', '--validate-request=false', '-v', 'info']);
-  process.stdout.write(`mock ${mock.url}; prism proxy ${prism.url} (--errors, request validation off, document without security requirements)\n`);
+  process.stdout.write(
+    `mock ${mock.url}; prism proxy ${prism.url} (--errors, request validation off, document without security requirements)\n`,
+  );
 
   let run;
   try {
@@ -53,7 +55,8 @@ async function main(): Promise<number> {
   const unresolved = prism.log.filter((l) => /Route not resolved|NO_PATH_MATCHED/.test(l));
 
   const reasons = new Map<string, number>();
-  for (const t of run.tests.filter((t) => t.status === 'pending' || t.status === 'skipped')) reasons.set(skipReason(t), (reasons.get(skipReason(t)) ?? 0) + 1);
+  for (const t of run.tests.filter((t) => t.status === 'pending' || t.status === 'skipped'))
+    reasons.set(skipReason(t), (reasons.get(skipReason(t)) ?? 0) + 1);
   const lines = [
     '',
     'Prism proxy cross-check',
@@ -65,7 +68,13 @@ async function main(): Promise<number> {
     `  Prism's log: ${join('reports', 'prism-proxy', 'prism.log')}; summary: ${join('reports', 'prism-proxy', 'contract-summary.md')}`,
     `  time: ${seconds(Date.now() - started)}`,
   ];
-  const ok = run.code === 0 && run.failed === 0 && run.brokenFiles.length === 0 && violations.length === 0 && terminated.length === 0 && run.passed > 0;
+  const ok =
+    run.code === 0 &&
+    run.failed === 0 &&
+    run.brokenFiles.length === 0 &&
+    violations.length === 0 &&
+    terminated.length === 0 &&
+    run.passed > 0;
   lines.push(ok ? 'PASS: every response the suite provoked also satisfies Prism; no violation reported.' : 'FAIL: see above.');
   process.stdout.write(`${lines.join('\n')}\n`);
   return ok ? 0 : 1;

@@ -64,12 +64,17 @@ async function main(): Promise<number> {
     `  time: ${seconds(Date.now() - started)}`,
   ];
   const problems: string[] = [];
-  if (run.failed || run.brokenFiles.length || run.code !== 0) problems.push('tests failed against a stateless target: they must hold there or skip with a reason');
+  if (run.failed || run.brokenFiles.length || run.code !== 0)
+    problems.push('tests failed against a stateless target: they must hold there or skip with a reason');
   if (unexplained) problems.push(`${unexplained} test(s) skipped without a stated reason`);
   if (!detected) problems.push('the probe did not find the target stateless');
   if (run.passed === 0) problems.push('nothing ran');
   if (violations.length) problems.push('Prism found requests the suite calls well-formed invalid');
-  lines.push(problems.length ? `FAIL: ${problems.join('; ')}` : 'PASS: the shape checks hold against a stateless target and every other test skips with its reason.');
+  lines.push(
+    problems.length
+      ? `FAIL: ${problems.join('; ')}`
+      : 'PASS: the shape checks hold against a stateless target and every other test skips with its reason.',
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   return problems.length ? 1 : 0;
 }

@@ -44,4 +44,3 @@ export function makeAjv(doc: OpenApiDocument, mode: Instance, source = false): A
   ajv.addSchema({ $id: DOCUMENT_ID, components } as object);
   return ajv;
 }
-

@@ -39,7 +39,8 @@ export function loadContract(documentPath: string = DEFAULT_DOCUMENT_PATH, optio
   const checkerFor = (schema: Json) => bodyChecker(compiler, schema);
 
   const webhookChecks = new Map<string, (value: unknown) => ResponseCheck>();
-  for (const [event, schema] of webhookSchemas(document)) webhookChecks.set(event, bodyChecker(compiler, schema, validatorKey('webhook', event)));
+  for (const [event, schema] of webhookSchemas(document))
+    webhookChecks.set(event, bodyChecker(compiler, schema, validatorKey('webhook', event)));
 
   return {
     document,

@@ -165,7 +165,9 @@ function buildOperation(
   const validateHeaders = compiler.compileParameters(locationSchema(params, 'header'), validatorKey(operationId, 'header'));
 
   const requestBody = deref(doc, operation.requestBody) as JsonObject | undefined;
-  const bodySchema = isObject(requestBody?.content) ? (requestBody.content['application/json'] as JsonObject | undefined)?.schema : undefined;
+  const bodySchema = isObject(requestBody?.content)
+    ? (requestBody.content['application/json'] as JsonObject | undefined)?.schema
+    : undefined;
   // Requests are held to the strict form: a misspelt field or an unknown asset is a 400, not ignored.
   const validateBody = bodySchema ? compiler.compile(bodySchema, 'strict', validatorKey(operationId, 'body')) : undefined;
   const bodyRequired = requestBody?.required === true;
@@ -188,7 +190,8 @@ function buildOperation(
       page: schema ? pageContract(doc, compiler, schema, key) : undefined,
     });
   }
-  const responseFor = (status: number) => responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
+  const responseFor = (status: number) =>
+    responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default');
   const checkResponseHead = (status: number, headers: Record<string, unknown>): FieldError[] => {
     const contract = responseFor(status);
     if (!contract) return [{ field: 'status', message: `${status} is not a documented status of ${operationId}` }];

@@ -76,7 +76,10 @@ export function toFieldErrors(prefix: string, errors: ErrorObject[] | null | und
   const specific = all.some((e) => !wrapper(e));
   for (const error of all) {
     if (specific && wrapper(error)) continue;
-    let path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let path = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
     let message = error.message ?? 'is not valid';
     if (error.keyword === 'required') path = [...path, String(error.params.missingProperty)];
     // Strict mode closes objects with unevaluatedProperties (schema-transform.ts); a schema the

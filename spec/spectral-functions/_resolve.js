@@ -14,7 +14,10 @@ function deref(doc, node, seen = new Set()) {
     if (!ref.startsWith('#') || seen.has(ref)) return undefined;
     seen.add(ref);
     let target = doc;
-    for (const segment of ref.slice(1).split('/').filter((s) => s !== '')) {
+    for (const segment of ref
+      .slice(1)
+      .split('/')
+      .filter((s) => s !== '')) {
       if (target === null || typeof target !== 'object') return undefined;
       target = target[decode(segment)];
     }

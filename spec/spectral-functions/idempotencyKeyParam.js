@@ -19,7 +19,11 @@ module.exports = (pathItem, _options, context) => {
     );
     if (!found) {
       results.push({
-        message: `${method.toUpperCase()} ${operation.operationId || ''} must take the required X-Idempotency-Key header ($ref '#/components/parameters/XIdempotencyKey').`.replace('  ', ' '),
+        message:
+          `${method.toUpperCase()} ${operation.operationId || ''} must take the required X-Idempotency-Key header ($ref '#/components/parameters/XIdempotencyKey').`.replace(
+            '  ',
+            ' ',
+          ),
         path: [...context.path, method],
       });
     }

@@ -22,8 +22,7 @@ module.exports = (pathItem, _options, context) => {
   const schema = okSchema(doc, operation);
   const dataSchema = schema && schema.properties && deref(doc, schema.properties.data);
   const isList =
-    (typeof operation.operationId === 'string' && operation.operationId.startsWith('list')) ||
-    (dataSchema && dataSchema.type === 'array');
+    (typeof operation.operationId === 'string' && operation.operationId.startsWith('list')) || (dataSchema && dataSchema.type === 'array');
   if (!isList) return [];
 
   const results = [];

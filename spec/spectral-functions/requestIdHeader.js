@@ -7,5 +7,7 @@ module.exports = (pathItem, _options, context) =>
   checkResponses(pathItem, context, (method, status, response, doc) => {
     const headers = (response && response.headers) || {};
     const name = Object.keys(headers).find((h) => h.toLowerCase() === 'x-request-id');
-    return name && deref(doc, headers[name]) ? undefined : `${method.toUpperCase()} response ${status} must declare the X-Request-Id header.`;
+    return name && deref(doc, headers[name])
+      ? undefined
+      : `${method.toUpperCase()} response ${status} must declare the X-Request-Id header.`;
   });

@@ -9,22 +9,114 @@ const fixtures = projectPath('fixtures', 'demo.json');
 
 /** For each setting: values it accepts (with what they become) and values it refuses. */
 const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> = {
-  PORT: { good: [['0', 0], ['4010', 4010], ['65535', 65535]], bad: ['abc', '', '-1', '65536', '80.5', '0x50'] },
-  HOST: { good: [['0.0.0.0', '0.0.0.0'], ['localhost', 'localhost'], ['::1', '::1']], bad: ['', 'two words', 'http://x/'] },
-  QUOTE_LIFETIME_MS: { good: [['1', 1], ['60000', 60000]], bad: ['0', '30s', 'soon'] },
-  STRICT_RESPONSES: { good: [['on', true], ['OFF', false], ['True', true], ['0', false], ['yes', true]], bad: ['maybe', '', '2'] },
-  BODY_LIMIT_BYTES: { good: [['1', 1], ['2097152', 2097152]], bad: ['0', '1MB'] },
-  MAX_HEADER_BYTES: { good: [['1024', 1024], ['65536', 65536]], bad: ['512', 'lots'] },
-  REQUEST_TIMEOUT_MS: { good: [['0', 0], ['5000', 5000]], bad: ['-1', '1.5', '2147483648'] },
-  HEADERS_TIMEOUT_MS: { good: [['0', 0], ['1000', 1000]], bad: ['1.5', 'never'] },
-  RATE_LIMIT: { good: [['off', null], ['OFF', null], ['100/1s', { requests: 100, perMs: 1000 }]], bad: ['on', '100', '0/1s'] },
-  AUTO_SETTLE_MS: { good: [['off', null], ['OFF', null], ['0', 0], ['750', 750]], bad: ['never', '-5', '5s'] },
+  PORT: {
+    good: [
+      ['0', 0],
+      ['4010', 4010],
+      ['65535', 65535],
+    ],
+    bad: ['abc', '', '-1', '65536', '80.5', '0x50'],
+  },
+  HOST: {
+    good: [
+      ['0.0.0.0', '0.0.0.0'],
+      ['localhost', 'localhost'],
+      ['::1', '::1'],
+    ],
+    bad: ['', 'two words', 'http://x/'],
+  },
+  QUOTE_LIFETIME_MS: {
+    good: [
+      ['1', 1],
+      ['60000', 60000],
+    ],
+    bad: ['0', '30s', 'soon'],
+  },
+  STRICT_RESPONSES: {
+    good: [
+      ['on', true],
+      ['OFF', false],
+      ['True', true],
+      ['0', false],
+      ['yes', true],
+    ],
+    bad: ['maybe', '', '2'],
+  },
+  BODY_LIMIT_BYTES: {
+    good: [
+      ['1', 1],
+      ['2097152', 2097152],
+    ],
+    bad: ['0', '1MB'],
+  },
+  MAX_HEADER_BYTES: {
+    good: [
+      ['1024', 1024],
+      ['65536', 65536],
+    ],
+    bad: ['512', 'lots'],
+  },
+  REQUEST_TIMEOUT_MS: {
+    good: [
+      ['0', 0],
+      ['5000', 5000],
+    ],
+    bad: ['-1', '1.5', '2147483648'],
+  },
+  HEADERS_TIMEOUT_MS: {
+    good: [
+      ['0', 0],
+      ['1000', 1000],
+    ],
+    bad: ['1.5', 'never'],
+  },
+  RATE_LIMIT: {
+    good: [
+      ['off', null],
+      ['OFF', null],
+      ['100/1s', { requests: 100, perMs: 1000 }],
+    ],
+    bad: ['on', '100', '0/1s'],
+  },
+  AUTO_SETTLE_MS: {
+    good: [
+      ['off', null],
+      ['OFF', null],
+      ['0', 0],
+      ['750', 750],
+    ],
+    bad: ['never', '-5', '5s'],
+  },
   FOS_MOCK_SECRET: { good: [['s3cret-shared-by-replicas', 's3cret-shared-by-replicas']], bad: ['', '   '] },
-  CONTROL_API: { good: [['off', false], ['On', true]], bad: ['disabled'] },
+  CONTROL_API: {
+    good: [
+      ['off', false],
+      ['On', true],
+    ],
+    bad: ['disabled'],
+  },
   FIXTURES: { good: [[fixtures, fixtures]], bad: ['', projectPath('fixtures', 'no-such-file.json'), projectPath('fixtures')] },
-  URL_POLICY: { good: [['production', 'production'], ['Development', 'development']], bad: ['strict', ''] },
-  WEBHOOK_TIMEOUT_MS: { good: [['1', 1], ['10000', 10000]], bad: ['0', 'ten'] },
-  WEBHOOK_SIGNING: { good: [['on', true], ['FALSE', false]], bad: ['sometimes'] },
+  URL_POLICY: {
+    good: [
+      ['production', 'production'],
+      ['Development', 'development'],
+    ],
+    bad: ['strict', ''],
+  },
+  WEBHOOK_TIMEOUT_MS: {
+    good: [
+      ['1', 1],
+      ['10000', 10000],
+    ],
+    bad: ['0', 'ten'],
+  },
+  WEBHOOK_SIGNING: {
+    good: [
+      ['on', true],
+      ['FALSE', false],
+    ],
+    bad: ['sometimes'],
+  },
   CLOCK_START: {
     good: [
       ['2026-01-15T09:00:00Z', '2026-01-15T09:00:00.000Z'],
@@ -32,7 +124,13 @@ const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> =
     ],
     bad: ['garbage', '2026-01-15', '2026-13-40T99:00:00Z', 'tomorrow', ''],
   },
-  LOG_LEVEL: { good: [['silent', 'silent'], ['DEBUG', 'debug']], bad: ['loud', ''] },
+  LOG_LEVEL: {
+    good: [
+      ['silent', 'silent'],
+      ['DEBUG', 'debug'],
+    ],
+    bad: ['loud', ''],
+  },
 };
 
 const keyOf = (env: string): keyof Config => SETTINGS.find((s) => s.env === env)!.key;
@@ -71,12 +169,18 @@ describe.each(Object.entries(CASES))('%s', (env, { good, bad }) => {
 
 describe('flags of fos-mock serve', () => {
   it('override the environment', () => {
-    const config = configFrom({ PORT: '4010', AUTO_SETTLE_MS: '5000', CLOCK_START: '2026-01-01T00:00:00Z' }, { port: '4020', autoSettle: 'off', clockStart: '2026-02-01T00:00:00Z' });
+    const config = configFrom(
+      { PORT: '4010', AUTO_SETTLE_MS: '5000', CLOCK_START: '2026-01-01T00:00:00Z' },
+      { port: '4020', autoSettle: 'off', clockStart: '2026-02-01T00:00:00Z' },
+    );
     expect(config).toMatchObject({ port: 4020, autoSettleMs: null, clockStart: '2026-02-01T00:00:00.000Z' });
   });
 
   it('--no-strict and --no-control-api switch their settings off', () => {
-    expect(configFrom({ STRICT_RESPONSES: 'on' }, { strict: false, controlApi: false })).toMatchObject({ strictResponses: false, controlApi: false });
+    expect(configFrom({ STRICT_RESPONSES: 'on' }, { strict: false, controlApi: false })).toMatchObject({
+      strictResponses: false,
+      controlApi: false,
+    });
   });
 
   it.each([
@@ -86,6 +190,8 @@ describe('flags of fos-mock serve', () => {
     ['host', '', '--host'],
     ['fixtures', '/no/such/fixtures.json', '--fixtures'],
   ])('a bad --%s is refused naming the flag', (name, raw, text) => {
-    expect(() => configFrom({}, { [name]: raw })).toThrow(new ConfigError(text, raw, SETTINGS.find((s) => s.flag?.name === name)!.accepted));
+    expect(() => configFrom({}, { [name]: raw })).toThrow(
+      new ConfigError(text, raw, SETTINGS.find((s) => s.flag?.name === name)!.accepted),
+    );
   });
 });

@@ -10,10 +10,17 @@ let h: Harness;
 let api: Authed;
 let receiver: Receiver;
 const editable = d.editable(d.c1.id);
-const owner = { type: 'COMPANY', legalName: 'Nova Ltda', identificationDocument: { value: '11222333000181', type: 'CNPJ' }, address: editable.owner.address };
+const owner = {
+  type: 'COMPANY',
+  legalName: 'Nova Ltda',
+  identificationDocument: { value: '11222333000181', type: 'CNPJ' },
+  address: editable.owner.address,
+};
 const documentRejected = { code: 'DOCUMENT_REJECTED', message: 'The articles of association are illegible.' };
 
-const env = useSubscribedMock({ resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] }] });
+const env = useSubscribedMock({
+  resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] }],
+});
 beforeAll(() => {
   ({ h, api, receiver } = env);
 });
@@ -41,7 +48,9 @@ describe('review', () => {
     expect((await control(h).post(`/accounts/${editable.id}/approve`).expect(200)).body.currentState.status).toBe('APPROVED');
     const second = d.editable(d.c2.id);
     await control(h).post(`/accounts/${second.id}/submit-review`).expect(200);
-    const rejected = await control(h).post(`/accounts/${second.id}/reject`, { reason: { code: 'COMPLIANCE_REJECTED', message: 'Sanctioned.' } }).expect(200);
+    const rejected = await control(h)
+      .post(`/accounts/${second.id}/reject`, { reason: { code: 'COMPLIANCE_REJECTED', message: 'Sanctioned.' } })
+      .expect(200);
     expect(rejected.body.currentState).toMatchObject({ status: 'REJECTED', reason: { code: 'COMPLIANCE_REJECTED' } });
     await control(h).post('/webhooks/idle').expect(200);
     expect(events()).toEqual([]);
@@ -60,7 +69,9 @@ describe('asset onboarding', () => {
     const activated = await control(h).post(`/accounts/${onboarding.id}/assets/${first!.currency}/activate`).expect(200);
     expect(activated.body.assets.find((a: { currency: string }) => a.currency === first!.currency).status).toBe('ACTIVE');
     await control(h).post(`/accounts/${onboarding.id}/assets/${second!.currency}/fail`).expect(200);
-    expect((await control(h).post(`/accounts/${onboarding.id}/assets/${first!.currency}/fail`).expect(409)).body.code).toBe('INVALID_STATE_TRANSITION');
+    expect((await control(h).post(`/accounts/${onboarding.id}/assets/${first!.currency}/fail`).expect(409)).body.code).toBe(
+      'INVALID_STATE_TRANSITION',
+    );
     await control(h).post('/webhooks/idle').expect(200);
     expect(events()).toEqual(['ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED']);
   });
@@ -79,7 +90,9 @@ describe('balances', () => {
   it('sets the assets named and leaves the others; the new balance decides settlement', async () => {
     const res = await control(h).put(`/accounts/${funded.id}/balances`, { BRL: '1.5' }).expect(200);
     expect(res.body.balances).toEqual({ BRL: '1.50', USDT: d.balance(funded.id, 'USDT') });
-    const q = (await api.post('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '2.00' }).expect(201)).body;
+    const q = (
+      await api.post('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '2.00' }).expect(201)
+    ).body;
     const op = (await api.post('/v1/operations/swaps', { accountId: funded.id, quoteId: q.id }).expect(201)).body;
     expect((await control(h).post(`/operations/${op.id}/settle`).expect(200)).body.currentState.reason.code).toBe('INSUFFICIENT_BALANCE');
   });

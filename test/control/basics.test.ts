@@ -63,45 +63,75 @@ describe('routing and validation', () => {
 
   it('path parameters are validated too: a malformed id is 400, an unknown one 404 RESOURCE_NOT_FOUND', async () => {
     expect((await control(h).post('/operations/not-a-uuid/settle').expect(400)).body.code).toBe('VALIDATION_ERROR');
-    expect((await control(h).post('/operations/7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d/settle').expect(404)).body.code).toBe('RESOURCE_NOT_FOUND');
+    expect((await control(h).post('/operations/7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d/settle').expect(404)).body.code).toBe(
+      'RESOURCE_NOT_FOUND',
+    );
   });
 
   it('the app refuses to start when the control handlers and the control document differ', () => {
     const m = h.mock;
-    const table = controlHandlers({ deps: m.deps, services: m.services, publicContract: m.contract, fixtures: m.fixtures, faults: m.faults, journal: m.journal, logger: m.logger });
+    const table = controlHandlers({
+      deps: m.deps,
+      services: m.services,
+      publicContract: m.contract,
+      fixtures: m.fixtures,
+      faults: m.faults,
+      journal: m.journal,
+      logger: m.logger,
+    });
     expect(() => assertHandlersMatchDocument(controlContract(), table)).not.toThrow();
     const { getHealth: _dropped, ...rest } = table;
     expect(() => assertHandlersMatchDocument(controlContract(), rest)).toThrow(/No handler for: getHealth/);
-    expect(() => assertHandlersMatchDocument(controlContract(), { ...table, getSecrets: table.getHealth! })).toThrow(/Not in the document: getSecrets/);
+    expect(() => assertHandlersMatchDocument(controlContract(), { ...table, getSecrets: table.getHealth! })).toThrow(
+      /Not in the document: getSecrets/,
+    );
   });
 });
 
 describe('strict answers', () => {
   it('an answer that should be a service resource but breaks the service document is 500 INTERNAL_ERROR naming the schema', async () => {
-    const broken = checkedAgainstPublic(async () => ({ status: 200, body: { id: 'not an operation' } }), 'Operation', contract(), h.mock.logger);
+    const broken = checkedAgainstPublic(
+      async () => ({ status: 200, body: { id: 'not an operation' } }),
+      'Operation',
+      contract(),
+      h.mock.logger,
+    );
     await expect(broken({} as never)).rejects.toMatchObject({ code: 'INTERNAL_ERROR', details: { schema: 'Operation' } });
-    const fine = checkedAgainstPublic(async () => ({ status: 404, body: { code: 'RESOURCE_NOT_FOUND', message: 'x' } }), 'Operation', contract(), h.mock.logger);
+    const fine = checkedAgainstPublic(
+      async () => ({ status: 404, body: { code: 'RESOURCE_NOT_FOUND', message: 'x' } }),
+      'Operation',
+      contract(),
+      h.mock.logger,
+    );
     await expect(fine({} as never)).resolves.toMatchObject({ status: 404 });
   });
 });
 
 describe('documents and reference', () => {
   it('GET /openapi.yaml serves the service document as application/yaml', async () => {
-    const res = await h.http.get('/openapi.yaml').buffer(true).parse((r, done) => {
-      let text = '';
-      r.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      r.on('end', () => done(null, text));
-    }).expect(200);
+    const res = await h.http
+      .get('/openapi.yaml')
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        r.on('end', () => done(null, text));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/yaml/);
     expect(parse(res.body as string) as object).toEqual(h.mock.contract.document);
   });
 
   it('GET /_mock/openapi.yaml serves the control document', async () => {
-    const res = await control(h).get('/openapi.yaml').buffer(true).parse((r, done) => {
-      let text = '';
-      r.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      r.on('end', () => done(null, text));
-    }).expect(200);
+    const res = await control(h)
+      .get('/openapi.yaml')
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        r.on('end', () => done(null, text));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/yaml/);
     expect((parse(res.body as string) as { info: { title: string } }).info.title).toBe('fos-mock control API');
   });
@@ -125,6 +155,9 @@ describe('documents and reference', () => {
     expect(page.text).toContain('src="/docs/redoc.standalone.js"');
     expect(page.text).not.toMatch(/https?:\/\//);
     expect((await request(app).get('/docs/control').expect(200)).text).toContain('spec-url="/_mock/openapi.yaml"');
-    await request(app).get('/docs/redoc.standalone.js').expect(200).expect('content-type', /javascript/);
+    await request(app)
+      .get('/docs/redoc.standalone.js')
+      .expect(200)
+      .expect('content-type', /javascript/);
   });
 });

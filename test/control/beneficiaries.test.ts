@@ -13,16 +13,28 @@ let receiver: Receiver;
 
 const instruction = (dictKey: string) => ({ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey } });
 
-const env = useSubscribedMock({ resources: [{ name: 'BENEFICIARY', events: ['BENEFICIARY_INSTRUCTION_APPROVED', 'BENEFICIARY_INSTRUCTION_REJECTED', 'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED'] }] });
+const env = useSubscribedMock({
+  resources: [
+    {
+      name: 'BENEFICIARY',
+      events: ['BENEFICIARY_INSTRUCTION_APPROVED', 'BENEFICIARY_INSTRUCTION_REJECTED', 'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED'],
+    },
+  ],
+});
 beforeAll(() => {
   ({ h, api, receiver } = env);
 });
 
 async function newBeneficiary(dictKey = 'maria@example.com') {
-  const b = (await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [instruction(dictKey)] }).expect(201)).body;
+  const b = (
+    await api
+      .post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [instruction(dictKey)] })
+      .expect(201)
+  ).body;
   return { id: b.id as string, instructionId: b.paymentInstructions[0].id as string };
 }
-const path = (b: { id: string; instructionId: string }, action: string) => `/beneficiaries/${b.id}/payment-instructions/${b.instructionId}/${action}`;
+const path = (b: { id: string; instructionId: string }, action: string) =>
+  `/beneficiaries/${b.id}/payment-instructions/${b.instructionId}/${action}`;
 const events = () => receiver.received.map((r) => [r.headers['x-event-type'], JSON.parse(r.body).instruction.currentState.status]);
 
 describe('payment instructions', () => {
@@ -39,7 +51,9 @@ describe('payment instructions', () => {
     const unsigned = { code: 'DOCUMENT_REJECTED', message: 'The custody attestation is unsigned.' };
     const flagged = await control(h).post(path(b, 'require-action'), { reason: unsigned }).expect(200);
     expect(flagged.body.paymentInstructions[0].currentState).toMatchObject({ status: 'ACTION_REQUIRED', reason: unsigned });
-    await control(h).post(path(b, 'reject'), { reason: { code: 'BENEFICIARY_REJECTED', message: 'Wrong owner.' } }).expect(200);
+    await control(h)
+      .post(path(b, 'reject'), { reason: { code: 'BENEFICIARY_REJECTED', message: 'Wrong owner.' } })
+      .expect(200);
     await control(h).post('/webhooks/idle').expect(200);
     expect(events()).toEqual([
       ['BENEFICIARY_INSTRUCTION_ACTION_REQUIRED', 'ACTION_REQUIRED'],
@@ -51,7 +65,11 @@ describe('payment instructions', () => {
   it('rejecting needs a reason; an unknown beneficiary or instruction is 404', async () => {
     const b = await newBeneficiary();
     await control(h).post(path(b, 'reject')).expect(400);
-    await control(h).post(path({ id: randomUUID(), instructionId: b.instructionId }, 'approve')).expect(404);
-    await control(h).post(path({ id: b.id, instructionId: randomUUID() }, 'approve')).expect(404);
+    await control(h)
+      .post(path({ id: randomUUID(), instructionId: b.instructionId }, 'approve'))
+      .expect(404);
+    await control(h)
+      .post(path({ id: b.id, instructionId: randomUUID() }, 'approve'))
+      .expect(404);
   });
 });

@@ -43,7 +43,10 @@ describe('reading and moving the clock', () => {
 
   it('reads the frozen clock, advances it by durations and by ms, and refuses other inputs with 400 VALIDATION_ERROR', async () => {
     expect((await control(h).get('/clock').expect(200)).body).toEqual({ now: iso(CLOCK_START), frozen: true });
-    expect((await control(h).post('/clock/advance', { by: '1h30m' }).expect(200)).body).toEqual({ now: iso(CLOCK_START + 5_400_000), frozen: true });
+    expect((await control(h).post('/clock/advance', { by: '1h30m' }).expect(200)).body).toEqual({
+      now: iso(CLOCK_START + 5_400_000),
+      frozen: true,
+    });
     expect((await control(h).post('/clock/advance', { by: 250 }).expect(200)).body.now).toBe(iso(CLOCK_START + 5_400_250));
     for (const by of ['soon', '1.5h', -5, '5 m']) {
       const res = await control(h).post('/clock/advance', { by }).expect(400);
@@ -80,7 +83,9 @@ describe('time-driven effects', () => {
 
   it('advancing past AUTO_SETTLE_MS settles a deposit, and its OPERATION_COMPLETED has been delivered when the call answers', async () => {
     receiver = await startReceiver();
-    await api.post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'OPERATION', events: ['OPERATION_COMPLETED'] }] }).expect(201);
+    await api
+      .post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'OPERATION', events: ['OPERATION_COMPLETED'] }] })
+      .expect(201);
     const op = await deposit(api);
     await control(h).post('/clock/advance', { by: '4s' }).expect(200);
     expect((await api.get(`/v1/operations/${op.id}`).expect(200)).body.currentState.status).toBe('REQUESTED');
@@ -94,7 +99,15 @@ describe('time-driven effects', () => {
   it('a failed delivery is retried when the clock reaches the retry, with the same message id', async () => {
     receiver = await startReceiver();
     receiver.script({ status: 500 });
-    const sub = (await api.post('/api/subscriptions', { url: receiver.url, allowRetry: true, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] }).expect(201)).body;
+    const sub = (
+      await api
+        .post('/api/subscriptions', {
+          url: receiver.url,
+          allowRetry: true,
+          resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }],
+        })
+        .expect(201)
+    ).body;
     await deposit(api);
     await control(h).post('/webhooks/idle').expect(200, { status: 'idle' });
     expect(receiver.received).toHaveLength(1);
@@ -111,7 +124,15 @@ describe('time-driven effects', () => {
 
   it('one advance of 2 h runs the whole retry schedule: 6 attempts, the last saying none are left', async () => {
     receiver = await startReceiver({ fallback: { status: 503 } });
-    const sub = (await api.post('/api/subscriptions', { url: receiver.url, allowRetry: true, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] }).expect(201)).body;
+    const sub = (
+      await api
+        .post('/api/subscriptions', {
+          url: receiver.url,
+          allowRetry: true,
+          resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }],
+        })
+        .expect(201)
+    ).body;
     await deposit(api);
     await control(h).post('/webhooks/idle').expect(200, { status: 'idle' });
     await control(h).post('/clock/advance', { by: '2h' }).expect(200);

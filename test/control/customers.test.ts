@@ -21,7 +21,13 @@ describe('isolated customers', () => {
   it('a new customer gets credentials that work, and copies (new ids, same balances) of demo-client’s accounts and beneficiaries', async () => {
     const res = await control(h).post('/customers', { name: 'QA run 1' }).expect(201);
     const customer = res.body;
-    expect(customer).toEqual({ customerId: expect.any(String), clientId: expect.stringMatching(/^client-[0-9a-f]{8}$/), clientSecret: expect.any(String), accounts: expect.any(Array), beneficiaries: expect.any(Array) });
+    expect(customer).toEqual({
+      customerId: expect.any(String),
+      clientId: expect.stringMatching(/^client-[0-9a-f]{8}$/),
+      clientSecret: expect.any(String),
+      accounts: expect.any(Array),
+      beneficiaries: expect.any(Array),
+    });
     const templateAccounts = d.accountsOf(d.c1.id);
     expect(customer.accounts).toHaveLength(templateAccounts.length);
     expect(customer.beneficiaries).toHaveLength(d.f.beneficiaries.filter((b) => b.customerId === d.c1.id).length);
@@ -32,7 +38,9 @@ describe('isolated customers', () => {
     for (const [i, template] of templateAccounts.entries()) {
       const copy = accounts[i];
       expect(copy.customer.id).toBe(customer.customerId);
-      expect(copy.owner.legalName ?? copy.owner.firstName).toBe(template.owner.type === 'COMPANY' ? template.owner.legalName : template.owner.firstName);
+      expect(copy.owner.legalName ?? copy.owner.firstName).toBe(
+        template.owner.type === 'COMPANY' ? template.owner.legalName : template.owner.firstName,
+      );
       expect(copy.sourceAccountId === null).toBe(template.sourceAccountId === null);
       if (copy.sourceAccountId) expect(customer.accounts).toContain(copy.sourceAccountId);
       const balances = (await control(h).get(`/accounts/${copy.id}/balances`).expect(200)).body.balances;
@@ -50,7 +58,8 @@ describe('isolated customers', () => {
     expect(one.clientId).not.toBe(two.clientId);
     const apiOne = await tokenFor(one.clientId, one.clientSecret);
     const apiTwo = await tokenFor(two.clientId, two.clientSecret);
-    const ids = async (api: typeof apiOne) => (await api.get('/api/accounts?limit=100').expect(200)).body.data.map((a: { id: string }) => a.id);
+    const ids = async (api: typeof apiOne) =>
+      (await api.get('/api/accounts?limit=100').expect(200)).body.data.map((a: { id: string }) => a.id);
     const oneIds = await ids(apiOne);
     const twoIds = await ids(apiTwo);
     expect(oneIds.filter((id: string) => twoIds.includes(id))).toEqual([]);
@@ -66,7 +75,9 @@ describe('isolated customers', () => {
     const stop = h.mock.deps.events.subscribe((event) => seen.push(event));
     try {
       const customer = (await control(h).post('/customers').expect(201)).body;
-      expect(seen.map((e) => [e.eventType, e.customerId, e.payload.id])).toEqual(customer.accounts.map((id: string) => ['ACCOUNT_CREATED', customer.customerId, id]));
+      expect(seen.map((e) => [e.eventType, e.customerId, e.payload.id])).toEqual(
+        customer.accounts.map((id: string) => ['ACCOUNT_CREATED', customer.customerId, id]),
+      );
       for (const event of seen) expect(h.mock.contract.checkWebhook(event.eventType, event.payload)).toEqual({ errors: [], drift: [] });
     } finally {
       stop();

@@ -23,7 +23,8 @@ function mediaCases(): Case[] {
     const schema = media.schema.$ref.replace('#/components/schemas/', '');
     if (media.example !== undefined) cases.push({ where, schema, value: media.example });
     if (isObject(media.examples)) {
-      for (const [name, example] of Object.entries(media.examples)) cases.push({ where: `${where} (${name})`, schema, value: (deref(doc, example) as JsonObject).value });
+      for (const [name, example] of Object.entries(media.examples))
+        cases.push({ where: `${where} (${name})`, schema, value: (deref(doc, example) as JsonObject).value });
     }
   };
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -59,7 +60,8 @@ describe('the control document', () => {
     for (const op of controlContract().operations) {
       const raw = (doc.paths[op.path] as JsonObject)[op.method] as JsonObject;
       expect([op.operationId, typeof raw['x-assumption']]).toEqual([op.operationId, 'string']);
-      for (const [status, contract] of op.responses) expect([op.operationId, status, contract.requiredHeaders]).toEqual([op.operationId, status, ['x-request-id']]);
+      for (const [status, contract] of op.responses)
+        expect([op.operationId, status, contract.requiredHeaders]).toEqual([op.operationId, status, ['x-request-id']]);
     }
   });
 

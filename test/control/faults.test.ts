@@ -20,7 +20,11 @@ afterAll(() => h.close());
 
 const addFault = async (fault: Record<string, unknown>) => (await control(h).post('/faults', fault).expect(201)).body;
 const journalFor = async (requestId: string) => {
-  const entries = (await control(h).get('/journal').expect(200)).body.data as Array<{ requestId: string; fault?: Record<string, unknown>; status: number }>;
+  const entries = (await control(h).get('/journal').expect(200)).body.data as Array<{
+    requestId: string;
+    fault?: Record<string, unknown>;
+    status: number;
+  }>;
   return entries.find((e) => e.requestId === requestId);
 };
 
@@ -53,7 +57,9 @@ describe('error faults', () => {
   it('an error can carry its own code and message, and applies only to its method', async () => {
     await addFault({ method: 'POST', path: '/v1/quotes', error: { status: 422, code: 'QUOTE_EXPIRED', message: 'Too late.' } });
     await api.get('/api/accounts').expect(200);
-    const res = await api.post('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(422);
+    const res = await api
+      .post('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })
+      .expect(422);
     expect(res.body).toMatchObject({ code: 'QUOTE_EXPIRED', message: 'Too late.' });
   });
 
@@ -108,7 +114,9 @@ describe('dropped connections', () => {
     const fault = await addFault({ method: 'GET', path: '/api/accounts', drop: true, times: 1 });
     await expect(api.get('/api/accounts')).rejects.toThrow(/socket hang up|ECONNRESET/);
     const entry = await eventually(async () => {
-      const found = ((await control(h).get('/journal').expect(200)).body.data as Array<{ fault?: { id: string } }>).find((e) => e.fault?.id === fault.id);
+      const found = ((await control(h).get('/journal').expect(200)).body.data as Array<{ fault?: { id: string } }>).find(
+        (e) => e.fault?.id === fault.id,
+      );
       expect(found).toBeDefined();
       return found;
     });
@@ -121,7 +129,9 @@ describe('how often a fault fires', () => {
   it('times: the next N matching calls, then the fault removes itself', async () => {
     const fault = await addFault({ path: '/api/accounts', error: { status: 500 }, times: 2 });
     await api.get('/api/accounts').expect(500);
-    expect((await control(h).get('/faults').expect(200)).body.data).toEqual([expect.objectContaining({ id: fault.id, remaining: 1, hits: 1 })]);
+    expect((await control(h).get('/faults').expect(200)).body.data).toEqual([
+      expect.objectContaining({ id: fault.id, remaining: 1, hits: 1 }),
+    ]);
     await api.get('/api/accounts').expect(500);
     await api.get('/api/accounts').expect(200);
     expect((await control(h).get('/faults').expect(200)).body.data).toEqual([]);
@@ -141,7 +151,11 @@ describe('how often a fault fires', () => {
 
   it('percent draws per request (a seeded draw)', () => {
     const draws = [0.1, 0.9, 0.49, 0.5];
-    const registry = new FaultRegistry(() => 'f', () => '2026-01-01T00:00:00.000Z', () => draws.shift() as number);
+    const registry = new FaultRegistry(
+      () => 'f',
+      () => '2026-01-01T00:00:00.000Z',
+      () => draws.shift() as number,
+    );
     registry.add({ path: '/x', error: { status: 500 }, percent: 50 });
     expect([1, 2, 3, 4].map(() => registry.take('GET', '/x') !== undefined)).toEqual([true, false, true, false]);
   });
@@ -157,7 +171,13 @@ describe('managing faults', () => {
   it('lists faults oldest first, removes one, then all', async () => {
     const a = await addFault({ path: '/api/accounts', latencyMs: 1 });
     const b = await addFault({ method: 'POST', path: '/v1/quotes', error: { status: 500, message: 'down' } });
-    expect(b).toMatchObject({ method: 'POST', path: '/v1/quotes', error: { status: 500, code: 'INJECTED_FAULT', message: 'down' }, drop: false, hits: 0 });
+    expect(b).toMatchObject({
+      method: 'POST',
+      path: '/v1/quotes',
+      error: { status: 500, code: 'INJECTED_FAULT', message: 'down' },
+      drop: false,
+      hits: 0,
+    });
     expect((await control(h).get('/faults').expect(200)).body.data.map((f: { id: string }) => f.id)).toEqual([a.id, b.id]);
     await control(h).delete(`/faults/${a.id}`).expect(204);
     expect((await control(h).get('/faults').expect(200)).body.data.map((f: { id: string }) => f.id)).toEqual([b.id]);

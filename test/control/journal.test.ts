@@ -4,7 +4,14 @@ import { Journal, type JournalEntry } from '../../mock/http/journal';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { control } from './support';
 
-const entry = (n: number): JournalEntry => ({ requestId: `r${n}`, method: 'GET', path: `/p/${n}`, status: 200, latencyMs: 1, at: '2026-01-01T00:00:00.000Z' });
+const entry = (n: number): JournalEntry => ({
+  requestId: `r${n}`,
+  method: 'GET',
+  path: `/p/${n}`,
+  status: 200,
+  latencyMs: 1,
+  at: '2026-01-01T00:00:00.000Z',
+});
 
 describe('the ring buffer', () => {
   it('keeps the last `capacity` entries, newest first, and honours a limit', () => {
@@ -41,9 +48,30 @@ describe('GET /_mock/journal', () => {
     const health = await control(h).get('/health').expect(200);
     const data = (await control(h).get('/journal?limit=3').expect(200)).body.data;
     expect(data).toEqual([
-      { requestId: health.headers['x-request-id'], method: 'GET', path: '/_mock/health', status: 200, latencyMs: expect.any(Number), at: '2026-11-21T12:00:00.000Z' },
-      { requestId: missing.headers['x-request-id'], method: 'GET', path: '/v1/nowhere', status: 404, latencyMs: expect.any(Number), at: '2026-11-21T12:00:00.000Z' },
-      { requestId: accounts.headers['x-request-id'], method: 'GET', path: '/api/accounts', status: 200, latencyMs: expect.any(Number), at: '2026-11-21T12:00:00.000Z' },
+      {
+        requestId: health.headers['x-request-id'],
+        method: 'GET',
+        path: '/_mock/health',
+        status: 200,
+        latencyMs: expect.any(Number),
+        at: '2026-11-21T12:00:00.000Z',
+      },
+      {
+        requestId: missing.headers['x-request-id'],
+        method: 'GET',
+        path: '/v1/nowhere',
+        status: 404,
+        latencyMs: expect.any(Number),
+        at: '2026-11-21T12:00:00.000Z',
+      },
+      {
+        requestId: accounts.headers['x-request-id'],
+        method: 'GET',
+        path: '/api/accounts',
+        status: 200,
+        latencyMs: expect.any(Number),
+        at: '2026-11-21T12:00:00.000Z',
+      },
     ]);
   });
 

@@ -66,18 +66,40 @@ describe('the PIX key reject@fos-mock.test', () => {
   const magic = { asset: 'BRL', address: { rail: 'PIX_KEY', dictKey: MAGIC_VALUES.rejectedPixKey } };
 
   it('on a new beneficiary, its instruction is REJECTED at once: _CREATED then _REJECTED', async () => {
-    const res = await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [magic] }).expect(201);
+    const res = await api
+      .post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [magic] })
+      .expect(201);
     expect(res.body.paymentInstructions[0].currentState).toMatchObject({ status: 'REJECTED', reason: { code: 'BENEFICIARY_REJECTED' } });
     await control(h).post('/webhooks/idle').expect(200);
     expect(events()).toEqual(['BENEFICIARY_INSTRUCTION_CREATED', 'BENEFICIARY_INSTRUCTION_REJECTED']);
     // A rejected instruction cannot receive a withdrawal.
-    const q = (await api.post('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)).body;
-    await api.post('/v1/operations/withdrawals', { accountId: funded.id, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: res.body.id } }).expect(400);
+    const q = (
+      await api.post('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)
+    ).body;
+    await api
+      .post('/v1/operations/withdrawals', { accountId: funded.id, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: res.body.id } })
+      .expect(400);
   });
 
   it('added to a saved beneficiary (any letter case), only that instruction is rejected', async () => {
-    const saved = (await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [{ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey: 'rita@example.com' } }] }).expect(201)).body;
-    const res = await api.post(`/v1/beneficiaries/${saved.id}/paymentInstructions`, { ...magic, address: { rail: 'PIX_KEY', dictKey: 'Reject@FOS-mock.test' } }).expect(201);
-    expect(res.body.paymentInstructions.map((pi: { currentState: { status: string } }) => pi.currentState.status)).toEqual(['CREATED', 'REJECTED']);
+    const saved = (
+      await api
+        .post('/v1/beneficiaries', {
+          entity: person,
+          relationshipType: 'THIRD_PARTY',
+          paymentInstructions: [{ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey: 'rita@example.com' } }],
+        })
+        .expect(201)
+    ).body;
+    const res = await api
+      .post(`/v1/beneficiaries/${saved.id}/paymentInstructions`, {
+        ...magic,
+        address: { rail: 'PIX_KEY', dictKey: 'Reject@FOS-mock.test' },
+      })
+      .expect(201);
+    expect(res.body.paymentInstructions.map((pi: { currentState: { status: string } }) => pi.currentState.status)).toEqual([
+      'CREATED',
+      'REJECTED',
+    ]);
   });
 });

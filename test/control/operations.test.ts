@@ -23,7 +23,11 @@ describe('settle', () => {
     const before = (await control(h).get(`/accounts/${funded.id}/balances`).expect(200)).body.balances.BRL;
     const op = await deposit(api, '12.34');
     const res = await control(h).post(`/operations/${op.id}/settle`).expect(200);
-    expect(res.body).toMatchObject({ id: op.id, currentState: { status: 'COMPLETED' }, transactions: [expect.objectContaining({ rail: 'PIX', direction: 'CREDIT', status: 'CONFIRMED' })] });
+    expect(res.body).toMatchObject({
+      id: op.id,
+      currentState: { status: 'COMPLETED' },
+      transactions: [expect.objectContaining({ rail: 'PIX', direction: 'CREDIT', status: 'CONFIRMED' })],
+    });
     await control(h).post('/webhooks/idle').expect(200);
     expect(events()).toEqual([
       ['OPERATION_REQUESTED', op.id],
@@ -83,7 +87,9 @@ describe('fail and action-required', () => {
     expect(res.body.currentState).toMatchObject({ status: 'FAILED', reason: failure });
     await control(h).post('/webhooks/idle').expect(200);
     expect(events()).toContainEqual(['OPERATION_FAILED', op.id]);
-    expect((await control(h).post(`/operations/${op.id}/fail`, { reason: failure }).expect(409)).body.code).toBe('INVALID_STATE_TRANSITION');
+    expect((await control(h).post(`/operations/${op.id}/fail`, { reason: failure }).expect(409)).body.code).toBe(
+      'INVALID_STATE_TRANSITION',
+    );
   });
 
   it('a flagged operation fires OPERATION_ACTION_REQUIRED, and can still be settled', async () => {
@@ -92,12 +98,18 @@ describe('fail and action-required', () => {
     expect(flagged.body.currentState).toMatchObject({ status: 'ACTION_REQUIRED', reason });
     expect((await control(h).post(`/operations/${op.id}/settle`).expect(200)).body.currentState.status).toBe('COMPLETED');
     await control(h).post('/webhooks/idle').expect(200);
-    expect(events().filter(([, id]) => id === op.id).map(([type]) => type)).toEqual(['OPERATION_REQUESTED', 'OPERATION_ACTION_REQUIRED', 'OPERATION_COMPLETED']);
+    expect(
+      events()
+        .filter(([, id]) => id === op.id)
+        .map(([type]) => type),
+    ).toEqual(['OPERATION_REQUESTED', 'OPERATION_ACTION_REQUIRED', 'OPERATION_COMPLETED']);
   });
 
   it('a reason the service document does not know, or none, is 400 VALIDATION_ERROR and nothing moves', async () => {
     const op = await deposit(api);
-    const res = await control(h).post(`/operations/${op.id}/fail`, { reason: { code: 'MADE_UP', message: 'x' } }).expect(400);
+    const res = await control(h)
+      .post(`/operations/${op.id}/fail`, { reason: { code: 'MADE_UP', message: 'x' } })
+      .expect(400);
     expect(res.body.details.fields[0].field).toBe('body.reason.code');
     await control(h).post(`/operations/${op.id}/fail`, {}).expect(400);
     await control(h).post(`/operations/${op.id}/fail`).expect(400);

@@ -30,7 +30,9 @@ describe('reset', () => {
     expect((await control(h).post('/reset').expect(200)).body).toEqual({ status: 'reset' });
 
     expect((await api.get('/v1/operations').expect(200)).body.data).toEqual([]);
-    expect((await api.get('/v1/beneficiaries?limit=100').expect(200)).body.data).toHaveLength(d.f.beneficiaries.filter((b) => b.customerId === d.c1.id).length);
+    expect((await api.get('/v1/beneficiaries?limit=100').expect(200)).body.data).toHaveLength(
+      d.f.beneficiaries.filter((b) => b.customerId === d.c1.id).length,
+    );
     expect((await api.get('/api/accounts?limit=100').expect(200)).body).toEqual(accountsBefore);
     expect((await control(h).get(`/accounts/${funded.id}/balances`).expect(200)).body.balances.BRL).toBe(d.balance(funded.id, 'BRL'));
     expect((await control(h).get('/faults').expect(200)).body.data).toEqual([]);

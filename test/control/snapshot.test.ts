@@ -36,8 +36,12 @@ describe('the store’s state', () => {
     const store = new MemoryStore();
     await store.setBalance('acc', 'BRL', '1');
     const item = { scope: 's', id: 'x', key: 1, record: {} };
-    await expect(store.importState({ sequence: 1, records: { quote: [item, { ...item, key: 2 }] }, balances: [], idempotency: [] })).rejects.toThrow(/twice/);
-    await expect(store.importState({ sequence: 1, records: { quote: [item, { ...item, id: 'y' }] }, balances: [], idempotency: [] })).rejects.toThrow(/repeated key/);
+    await expect(
+      store.importState({ sequence: 1, records: { quote: [item, { ...item, key: 2 }] }, balances: [], idempotency: [] }),
+    ).rejects.toThrow(/twice/);
+    await expect(
+      store.importState({ sequence: 1, records: { quote: [item, { ...item, id: 'y' }] }, balances: [], idempotency: [] }),
+    ).rejects.toThrow(/repeated key/);
     expect(await store.getBalance('acc', 'BRL')).toBe('1');
   });
 });
@@ -77,7 +81,9 @@ describe('snapshot round trip over HTTP', () => {
     // Change everything the snapshot holds.
     await deposit(api, '9.00');
     await control(h).put(`/accounts/${funded.id}/balances`, { BRL: '0.01' }).expect(200);
-    await control(h).post(`/accounts/${d.editable(d.c1.id).id}/submit-review`).expect(200);
+    await control(h)
+      .post(`/accounts/${d.editable(d.c1.id).id}/submit-review`)
+      .expect(200);
     await api.post('/api/subscriptions', { url: 'https://example.com/hooks', includeAll: true }).expect(201);
     await control(h).post('/clock/advance', { by: '1h' }).expect(200);
     expect(await lists()).not.toEqual(before);
@@ -86,7 +92,9 @@ describe('snapshot round trip over HTTP', () => {
 
     expect(await lists()).toEqual(before);
     expect((await control(h).get('/clock').expect(200)).body).toEqual(clock);
-    expect((await api.get(`/v1/operations?limit=2&cursor=${encodeURIComponent(firstPage.meta.nextCursor)}`).expect(200)).body).toEqual(secondPage);
+    expect((await api.get(`/v1/operations?limit=2&cursor=${encodeURIComponent(firstPage.meta.nextCursor)}`).expect(200)).body).toEqual(
+      secondPage,
+    );
     const replay = await api.post('/v1/quotes', quoteBody, key).expect(201);
     expect(replay.headers['x-idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(quote);
@@ -98,11 +106,20 @@ describe('snapshot round trip over HTTP', () => {
   it('a malformed snapshot is 400 VALIDATION_ERROR and changes nothing', async () => {
     const before = await lists();
     const snapshot = (await control(h).get('/snapshot').expect(200)).body;
-    await control(h).post('/snapshot', { ...snapshot, version: 2 }).expect(400);
-    await control(h).post('/snapshot', { ...snapshot, records: { ...snapshot.records, widgets: [] } }).expect(400);
+    await control(h)
+      .post('/snapshot', { ...snapshot, version: 2 })
+      .expect(400);
+    await control(h)
+      .post('/snapshot', { ...snapshot, records: { ...snapshot.records, widgets: [] } })
+      .expect(400);
     const accounts = snapshot.records.account;
-    const res = await control(h).post('/snapshot', { ...snapshot, records: { ...snapshot.records, account: [...accounts, { ...accounts[0], key: 99_999 }] } }).expect(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'body.records', message: expect.stringMatching(/appears twice/) }] } });
+    const res = await control(h)
+      .post('/snapshot', { ...snapshot, records: { ...snapshot.records, account: [...accounts, { ...accounts[0], key: 99_999 }] } })
+      .expect(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { fields: [{ field: 'body.records', message: expect.stringMatching(/appears twice/) }] },
+    });
     await control(h).post('/snapshot').expect(400);
     expect(await lists()).toEqual(before);
   });

@@ -12,7 +12,8 @@ export const reason = { code: 'MANUAL_REVIEW', message: 'Held for a compliance r
 export function control(h: Harness) {
   return {
     get: (path: string) => h.http.get(`/_mock${path}`),
-    post: (path: string, body?: unknown) => (body === undefined ? h.http.post(`/_mock${path}`) : h.http.post(`/_mock${path}`).send(body as object)),
+    post: (path: string, body?: unknown) =>
+      body === undefined ? h.http.post(`/_mock${path}`) : h.http.post(`/_mock${path}`).send(body as object),
     put: (path: string, body: unknown) => h.http.put(`/_mock${path}`).send(body as object),
     delete: (path: string) => h.http.delete(`/_mock${path}`),
   };
@@ -29,7 +30,11 @@ export async function deposit(api: Authed, sourceAmount = '10.00', accountId = f
 
 export async function withdrawal(api: Authed, sourceAmount = '10.00', accountId = funded.id, beneficiaryId = beneficiary.id) {
   const q = await quote(api, sourceAmount, accountId);
-  return (await api.post('/v1/operations/withdrawals', { accountId, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: beneficiaryId } }).expect(201)).body;
+  return (
+    await api
+      .post('/v1/operations/withdrawals', { accountId, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: beneficiaryId } })
+      .expect(201)
+  ).body;
 }
 
 /** Retries `check` until it passes, yielding to the event loop between tries (bounded by count, not time). */

@@ -85,17 +85,28 @@ describe('payment-instruction state machine', () => {
 
   it('an instruction whose state has no status is treated as CREATED', () => {
     expect(moveInstruction(instruction(undefined), 'APPROVED', LATER).currentState.status).toBe('APPROVED');
-    expect(transitionError(() => moveInstruction(instruction(undefined), 'CREATED', LATER)).details).toEqual({ from: 'CREATED', to: 'CREATED' });
+    expect(transitionError(() => moveInstruction(instruction(undefined), 'CREATED', LATER)).details).toEqual({
+      from: 'CREATED',
+      to: 'CREATED',
+    });
   });
 
   it('a rejection keeps its reason on the new state', () => {
     const reason = { code: 'BENEFICIARY_REJECTED', message: 'The PIX key does not belong to the beneficiary.', details: {} };
-    expect(moveInstruction(instruction('CREATED'), 'REJECTED', LATER, reason).currentState).toEqual({ status: 'REJECTED', createdAt: LATER, reason });
+    expect(moveInstruction(instruction('CREATED'), 'REJECTED', LATER, reason).currentState).toEqual({
+      status: 'REJECTED',
+      createdAt: LATER,
+      reason,
+    });
   });
 
   it('an approval without a reason drops the reason of the earlier state', () => {
     const flagged = instruction('ACTION_REQUIRED', {
-      currentState: { status: 'ACTION_REQUIRED', createdAt: CREATED_AT, reason: { code: 'DOCUMENT_REJECTED', message: 'Upload it again.' } },
+      currentState: {
+        status: 'ACTION_REQUIRED',
+        createdAt: CREATED_AT,
+        reason: { code: 'DOCUMENT_REJECTED', message: 'Upload it again.' },
+      },
     });
     expect(moveInstruction(flagged, 'APPROVED', LATER).currentState).toEqual({ status: 'APPROVED', createdAt: LATER });
   });
@@ -122,7 +133,14 @@ describe('payment-instruction event payload', () => {
   it('an individual beneficiary appears with taxId as the document value and dateOfBirth from birthDate', () => {
     const beneficiary = individual();
     const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT);
-    expect(payload.entity).toEqual({ type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Costa', taxId: '52998224725', dateOfBirth: '1990-05-20', address });
+    expect(payload.entity).toEqual({
+      type: 'INDIVIDUAL',
+      firstName: 'Ana',
+      lastName: 'Costa',
+      taxId: '52998224725',
+      dateOfBirth: '1990-05-20',
+      address,
+    });
   });
 
   it('carries the beneficiary id, customer and relationship', () => {
@@ -144,7 +162,12 @@ describe('payment-instruction event payload', () => {
 
   it('a company beneficiary appears with its legal name and taxId string', () => {
     const beneficiary = individual({
-      entity: { type: 'COMPANY', legalName: 'Acme Pagamentos Ltda', identificationDocument: { type: 'CNPJ', value: '11222333000181' }, address },
+      entity: {
+        type: 'COMPANY',
+        legalName: 'Acme Pagamentos Ltda',
+        identificationDocument: { type: 'CNPJ', value: '11222333000181' },
+        address,
+      },
     });
     const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT);
     expect(payload.entity).toEqual({ type: 'COMPANY', legalName: 'Acme Pagamentos Ltda', taxId: '11222333000181', address });

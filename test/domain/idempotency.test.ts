@@ -133,7 +133,9 @@ describe('running a request under an idempotency key', () => {
   it('a stored error still refuses the same key with another request', async () => {
     const { run, created } = setup();
     await expect(run(PRINT, () => Promise.reject(new ServiceError('QUOTE_EXPIRED')))).rejects.toBeInstanceOf(ServiceError);
-    expect((await rejection(run(fingerprint('POST', '/v1/operations/swaps', { other: true }), created))).code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await rejection(run(fingerprint('POST', '/v1/operations/swaps', { other: true }), created))).code).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
   });
 
   it('just before 24 hours of mock time the request is still replayed', async () => {
@@ -177,11 +179,15 @@ describe('request fingerprints', () => {
   });
 
   it('array order matters', () => {
-    expect(fingerprint('POST', '/v1/subscriptions', { resources: ['A', 'B'] })).not.toBe(fingerprint('POST', '/v1/subscriptions', { resources: ['B', 'A'] }));
+    expect(fingerprint('POST', '/v1/subscriptions', { resources: ['A', 'B'] })).not.toBe(
+      fingerprint('POST', '/v1/subscriptions', { resources: ['B', 'A'] }),
+    );
   });
 
   it('a different value gives a different fingerprint', () => {
-    expect(fingerprint('POST', '/v1/quotes', { sourceAmount: '100.00' })).not.toBe(fingerprint('POST', '/v1/quotes', { sourceAmount: '100.01' }));
+    expect(fingerprint('POST', '/v1/quotes', { sourceAmount: '100.00' })).not.toBe(
+      fingerprint('POST', '/v1/quotes', { sourceAmount: '100.01' }),
+    );
   });
 
   it('a string value and a number value of the same digits are different requests', () => {

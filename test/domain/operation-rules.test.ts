@@ -97,7 +97,9 @@ describe('moving an operation', () => {
   it('when an operation completes with transactions, then they are appended after the existing ones', () => {
     const first = { id: 't1', rail: 'INTERNAL', direction: 'DEBIT', amount: brl('100.00'), status: 'CONFIRMED', confirmedAt: CREATED_AT };
     const second = { id: 't2', rail: 'INTERNAL', direction: 'CREDIT', amount: usdt('18.500000'), status: 'CONFIRMED', confirmedAt: LATER };
-    const completed = moveOperation(operation('REQUESTED', { transactions: [first] }), 'COMPLETED', LATER, { transactions: [second] as any });
+    const completed = moveOperation(operation('REQUESTED', { transactions: [first] }), 'COMPLETED', LATER, {
+      transactions: [second] as any,
+    });
     expect(completed.transactions).toEqual([first, second]);
   });
 

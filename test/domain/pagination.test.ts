@@ -21,25 +21,53 @@ describe('slicing a fixed sorted list', () => {
   });
 
   it('NEXT from a key starts strictly after it, along the order', () => {
-    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 2, direction: 'NEXT' } })).toEqual({ slots: [2, 3], hasBefore: true, hasAfter: true });
-    expect(sliceSorted(five, { limit: 2, order: 'DESCENDING', from: { key: 4, direction: 'NEXT' } })).toEqual({ slots: [2, 1], hasBefore: true, hasAfter: true });
+    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 2, direction: 'NEXT' } })).toEqual({
+      slots: [2, 3],
+      hasBefore: true,
+      hasAfter: true,
+    });
+    expect(sliceSorted(five, { limit: 2, order: 'DESCENDING', from: { key: 4, direction: 'NEXT' } })).toEqual({
+      slots: [2, 1],
+      hasBefore: true,
+      hasAfter: true,
+    });
   });
 
   it('PREVIOUS from a key returns the items just before it, still in page order', () => {
-    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 4, direction: 'PREVIOUS' } })).toEqual({ slots: [1, 2], hasBefore: true, hasAfter: true });
-    expect(sliceSorted(five, { limit: 2, order: 'DESCENDING', from: { key: 2, direction: 'PREVIOUS' } })).toEqual({ slots: [3, 2], hasBefore: true, hasAfter: true });
+    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 4, direction: 'PREVIOUS' } })).toEqual({
+      slots: [1, 2],
+      hasBefore: true,
+      hasAfter: true,
+    });
+    expect(sliceSorted(five, { limit: 2, order: 'DESCENDING', from: { key: 2, direction: 'PREVIOUS' } })).toEqual({
+      slots: [3, 2],
+      hasBefore: true,
+      hasAfter: true,
+    });
   });
 
   it('the last page knows nothing follows', () => {
-    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 3, direction: 'NEXT' } })).toEqual({ slots: [3, 4], hasBefore: true, hasAfter: false });
+    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 3, direction: 'NEXT' } })).toEqual({
+      slots: [3, 4],
+      hasBefore: true,
+      hasAfter: false,
+    });
   });
 
   it('a short last page holds what is left', () => {
-    expect(sliceSorted(five, { limit: 3, order: 'DESCENDING', from: { key: 3, direction: 'NEXT' } })).toEqual({ slots: [1, 0], hasBefore: true, hasAfter: false });
+    expect(sliceSorted(five, { limit: 3, order: 'DESCENDING', from: { key: 3, direction: 'NEXT' } })).toEqual({
+      slots: [1, 0],
+      hasBefore: true,
+      hasAfter: false,
+    });
   });
 
   it('a cursor past the end gives an empty page that can still go back', () => {
-    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 5, direction: 'NEXT' } })).toEqual({ slots: [], hasBefore: true, hasAfter: false });
+    expect(sliceSorted(five, { limit: 2, order: 'ASCENDING', from: { key: 5, direction: 'NEXT' } })).toEqual({
+      slots: [],
+      hasBefore: true,
+      hasAfter: false,
+    });
   });
 
   it('an empty list gives an empty page with nothing before or after', () => {
@@ -48,8 +76,16 @@ describe('slicing a fixed sorted list', () => {
 
   it('a filter skips items and is taken into account for hasBefore and hasAfter', () => {
     const even = (slot: number) => (slot + 1) % 2 === 0; // keys 2 and 4
-    expect(sliceSorted(five, { limit: 1, order: 'ASCENDING', matchesSlot: even })).toEqual({ slots: [1], hasBefore: false, hasAfter: true });
-    expect(sliceSorted(five, { limit: 1, order: 'ASCENDING', from: { key: 2, direction: 'NEXT' }, matchesSlot: even })).toEqual({ slots: [3], hasBefore: true, hasAfter: false });
+    expect(sliceSorted(five, { limit: 1, order: 'ASCENDING', matchesSlot: even })).toEqual({
+      slots: [1],
+      hasBefore: false,
+      hasAfter: true,
+    });
+    expect(sliceSorted(five, { limit: 1, order: 'ASCENDING', from: { key: 2, direction: 'NEXT' }, matchesSlot: even })).toEqual({
+      slots: [3],
+      hasBefore: true,
+      hasAfter: false,
+    });
   });
 });
 
@@ -111,9 +147,12 @@ describe('cursor codec', () => {
     expectInvalid(() => codec.decode(LIST, cursor));
   });
 
-  it.each(['', 'garbage', 'a.b', 'a.b.c', '.', '..', 'MTYuTi5E.', '.abc', '%%%.%%%'])('the string %p is rejected with INVALID_CURSOR', (garbage) => {
-    expectInvalid(() => codec.decode(LIST, garbage));
-  });
+  it.each(['', 'garbage', 'a.b', 'a.b.c', '.', '..', 'MTYuTi5E.', '.abc', '%%%.%%%'])(
+    'the string %p is rejected with INVALID_CURSOR',
+    (garbage) => {
+      expectInvalid(() => codec.decode(LIST, garbage));
+    },
+  );
 
   it('a correctly signed cursor with a nonsense position is still rejected with INVALID_CURSOR', () => {
     // Only someone holding the secret could make this, but decode must not trust the payload shape.
@@ -149,7 +188,13 @@ async function storeWith(count: number, scope = SCOPE): Promise<{ store: MemoryS
 
 function reader(store: MemoryStore, where?: (row: Row) => boolean, codec = new CursorCodec(SECRET)) {
   return (params: PageParams) =>
-    readPage<Row, Row>(codec, LIST, params, (q) => store.page('operation', { scope: SCOPE, ...q, where: where as any }) as any, (row) => row);
+    readPage<Row, Row>(
+      codec,
+      LIST,
+      params,
+      (q) => store.page('operation', { scope: SCOPE, ...q, where: where as any }) as any,
+      (row) => row,
+    );
 }
 
 const range = (from: number, to: number) => {
@@ -309,7 +354,10 @@ describe('reading pages of a list', () => {
 
   it('when a where filter is given, then only matching records are paged and the cursors ignore the others', async () => {
     const { store } = await storeWith(25);
-    const pages = await walkNext(reader(store, (row) => row.n % 2 === 0), 5);
+    const pages = await walkNext(
+      reader(store, (row) => row.n % 2 === 0),
+      5,
+    );
     expect(pages.map(ids)).toEqual([
       [24, 22, 20, 18, 16],
       [14, 12, 10, 8, 6],
@@ -383,29 +431,34 @@ describe('cursors and sort order', () => {
 describe('pagination walk property', () => {
   it('for any list size, limit and order, NEXT visits every record once in order and PREVIOUS returns the same pages backwards', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 12 }), fc.constantFrom<SortOrder | undefined>('ASCENDING', 'DESCENDING', undefined), async (size, limit, sortOrder) => {
-        const { store } = await storeWith(size);
-        const read = reader(store);
-        const expected = sortOrder === 'ASCENDING' ? range(1, size) : range(size, 1);
-        if (size === 0) expected.length = 0;
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom<SortOrder | undefined>('ASCENDING', 'DESCENDING', undefined),
+        async (size, limit, sortOrder) => {
+          const { store } = await storeWith(size);
+          const read = reader(store);
+          const expected = sortOrder === 'ASCENDING' ? range(1, size) : range(size, 1);
+          if (size === 0) expected.length = 0;
 
-        const forward = await walkNext(read, limit, sortOrder);
-        expect(forward.map(ids).flat()).toEqual(expected);
-        expect(forward.length).toBe(Math.max(1, Math.ceil(size / limit)));
-        forward.forEach((page, i) => {
-          expect(page.meta.total).toBe(page.data.length);
-          expect(page.data.length).toBeLessThanOrEqual(limit);
-          expect(page.meta.previousCursor === null).toBe(i === 0);
-          expect(page.meta.nextCursor === null).toBe(i === forward.length - 1);
-        });
+          const forward = await walkNext(read, limit, sortOrder);
+          expect(forward.map(ids).flat()).toEqual(expected);
+          expect(forward.length).toBe(Math.max(1, Math.ceil(size / limit)));
+          forward.forEach((page, i) => {
+            expect(page.meta.total).toBe(page.data.length);
+            expect(page.data.length).toBeLessThanOrEqual(limit);
+            expect(page.meta.previousCursor === null).toBe(i === 0);
+            expect(page.meta.nextCursor === null).toBe(i === forward.length - 1);
+          });
 
-        const backward = [forward[forward.length - 1] as Page<Row>];
-        for (let cursor = backward[0]?.meta.previousCursor; cursor; cursor = backward[backward.length - 1]?.meta.previousCursor) {
-          backward.push(await read({ limit, cursor, direction: 'PREVIOUS' }));
-          if (backward.length > forward.length) break;
-        }
-        expect(backward.map(ids)).toEqual([...forward].reverse().map(ids));
-      }),
+          const backward = [forward[forward.length - 1] as Page<Row>];
+          for (let cursor = backward[0]?.meta.previousCursor; cursor; cursor = backward[backward.length - 1]?.meta.previousCursor) {
+            backward.push(await read({ limit, cursor, direction: 'PREVIOUS' }));
+            if (backward.length > forward.length) break;
+          }
+          expect(backward.map(ids)).toEqual([...forward].reverse().map(ids));
+        },
+      ),
       { numRuns: 150 },
     );
   });

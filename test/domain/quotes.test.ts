@@ -126,35 +126,49 @@ describe('same-asset quotes', () => {
 
 describe('amounts a quote refuses', () => {
   it.each(['0', '0.00', '-1.00'])('a source amount of %s is rejected with VALIDATION_ERROR naming body.sourceAmount', (value) => {
-    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: value }, rates, scales))).toBe('body.sourceAmount');
+    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: value }, rates, scales))).toBe(
+      'body.sourceAmount',
+    );
   });
 
   it('a zero target amount is rejected with VALIDATION_ERROR naming body.targetAmount', () => {
-    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', targetAmount: '0' }, rates, scales))).toBe('body.targetAmount');
+    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', targetAmount: '0' }, rates, scales))).toBe(
+      'body.targetAmount',
+    );
   });
 
   it('a BRL source amount with three decimals is rejected with VALIDATION_ERROR naming body.sourceAmount', () => {
-    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.001' }, rates, scales))).toBe('body.sourceAmount');
+    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.001' }, rates, scales))).toBe(
+      'body.sourceAmount',
+    );
   });
 
   it('a USDT target amount with seven decimals is rejected with VALIDATION_ERROR naming body.targetAmount', () => {
-    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', targetAmount: '1.0000001' }, rates, scales))).toBe('body.targetAmount');
+    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', targetAmount: '1.0000001' }, rates, scales))).toBe(
+      'body.targetAmount',
+    );
   });
 
   it('a source amount too small to buy one unit of the target is rejected naming body.sourceAmount', () => {
     // 0.000001 USDT × 5.4321 = 0.0000054321 BRL, which is 0.00 at the BRL scale.
-    expect(rejectedField(() => priceQuote({ sourceAsset: 'USDT', targetAsset: 'BRL', sourceAmount: '0.000001' }, rates, scales))).toBe('body.sourceAmount');
+    expect(rejectedField(() => priceQuote({ sourceAsset: 'USDT', targetAsset: 'BRL', sourceAmount: '0.000001' }, rates, scales))).toBe(
+      'body.sourceAmount',
+    );
   });
 
   it('the smallest source amount that buys one unit of the target is accepted', () => {
     // 0.001840 × 5.4321 = 0.00999506…: still 0.00 BRL; 0.001841 × 5.4321 = 0.01000049…: 0.01 BRL.
-    expect(rejectedField(() => priceQuote({ sourceAsset: 'USDT', targetAsset: 'BRL', sourceAmount: '0.001840' }, rates, scales))).toBe('body.sourceAmount');
+    expect(rejectedField(() => priceQuote({ sourceAsset: 'USDT', targetAsset: 'BRL', sourceAmount: '0.001840' }, rates, scales))).toBe(
+      'body.sourceAmount',
+    );
     expect(priceQuote({ sourceAsset: 'USDT', targetAsset: 'BRL', sourceAmount: '0.001841' }, rates, scales).targetAmount).toBe('0.01');
   });
 
   it('a pair with no rate is rejected with VALIDATION_ERROR naming body.targetAsset', () => {
     const noRate: Rate[] = [];
-    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.00' }, noRate, scales))).toBe('body.targetAsset');
+    expect(rejectedField(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.00' }, noRate, scales))).toBe(
+      'body.targetAsset',
+    );
   });
 });
 
@@ -193,7 +207,9 @@ describe('using a quote for an operation', () => {
   });
 
   it("another customer's quote for another account still answers QUOTE_NOT_FOUND, not a mismatch", () => {
-    const error = caught(() => assertQuoteUsable(quote({ customerId: OTHER_CUSTOMER, accountId: OTHER_ACCOUNT }), CUSTOMER, ACCOUNT, CREATED));
+    const error = caught(() =>
+      assertQuoteUsable(quote({ customerId: OTHER_CUSTOMER, accountId: OTHER_ACCOUNT }), CUSTOMER, ACCOUNT, CREATED),
+    );
     expect(error.code).toBe('QUOTE_NOT_FOUND');
   });
 

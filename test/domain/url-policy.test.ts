@@ -2,14 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { isLoopbackHost, isNonPublicAddress, urlProblem } from '../../mock/domain/url-policy';
 
 describe('development URL policy', () => {
-  it.each([
-    'https://hooks.example.com/fos',
-    'https://10.0.0.5/hook',
-    'https://192.168.1.20:8443/hook',
-    'https://127.0.0.1/hook',
-  ])('accepts the HTTPS URL %s, wherever it points', (url) => {
-    expect(urlProblem(url, 'development')).toBeUndefined();
-  });
+  it.each(['https://hooks.example.com/fos', 'https://10.0.0.5/hook', 'https://192.168.1.20:8443/hook', 'https://127.0.0.1/hook'])(
+    'accepts the HTTPS URL %s, wherever it points',
+    (url) => {
+      expect(urlProblem(url, 'development')).toBeUndefined();
+    },
+  );
 
   it.each([
     'http://127.0.0.1:3000/hook',
@@ -39,16 +37,23 @@ describe('development URL policy', () => {
 });
 
 describe('production URL policy', () => {
-  it.each(['https://hooks.example.com/fos', 'https://8.8.8.8/hook', 'https://172.15.255.255/hook', 'https://172.32.0.1/hook', 'https://[2001:db8::1]/hook', 'https://[::ffff:8.8.8.8]/hook'])(
-    'accepts the public HTTPS URL %s',
+  it.each([
+    'https://hooks.example.com/fos',
+    'https://8.8.8.8/hook',
+    'https://172.15.255.255/hook',
+    'https://172.32.0.1/hook',
+    'https://[2001:db8::1]/hook',
+    'https://[::ffff:8.8.8.8]/hook',
+  ])('accepts the public HTTPS URL %s', (url) => {
+    expect(urlProblem(url, 'production')).toBeUndefined();
+  });
+
+  it.each(['http://hooks.example.com/fos', 'http://127.0.0.1:3000/hook', 'http://localhost/hook'])(
+    'refuses the plain HTTP URL %s, even on loopback',
     (url) => {
-      expect(urlProblem(url, 'production')).toBeUndefined();
+      expect(urlProblem(url, 'production')).toBe('must use HTTPS');
     },
   );
-
-  it.each(['http://hooks.example.com/fos', 'http://127.0.0.1:3000/hook', 'http://localhost/hook'])('refuses the plain HTTP URL %s, even on loopback', (url) => {
-    expect(urlProblem(url, 'production')).toBe('must use HTTPS');
-  });
 
   it.each([
     ['loopback 127.0.0.1', 'https://127.0.0.1/hook'],
@@ -89,18 +94,26 @@ describe('URLs refused under every policy', () => {
     expect(urlProblem('http://admin:admin@127.0.0.1:3000/hook', 'development')).toBe('must not carry credentials');
   });
 
-  it.each(['ftp://hooks.example.com/fos', 'ws://127.0.0.1/hook', 'wss://hooks.example.com/fos', 'file:///etc/passwd', 'javascript:alert(1)', 'mailto:ops@example.com', 'data:text/plain,hi'])(
-    'the non-HTTP URL %s is refused in development and production',
+  it.each([
+    'ftp://hooks.example.com/fos',
+    'ws://127.0.0.1/hook',
+    'wss://hooks.example.com/fos',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'mailto:ops@example.com',
+    'data:text/plain,hi',
+  ])('the non-HTTP URL %s is refused in development and production', (url) => {
+    expect(urlProblem(url, 'development')).toBe('must use HTTPS');
+    expect(urlProblem(url, 'production')).toBe('must use HTTPS');
+  });
+
+  it.each(['', 'not a url', 'hooks.example.com/fos', '//hooks.example.com/fos', 'https://', 'http://[::1/hook', 'https://exa mple.com/'])(
+    'the malformed URL %p is refused',
     (url) => {
-      expect(urlProblem(url, 'development')).toBe('must use HTTPS');
-      expect(urlProblem(url, 'production')).toBe('must use HTTPS');
+      expect(urlProblem(url, 'development')).toBe('is not an absolute URL');
+      expect(urlProblem(url, 'production')).toBe('is not an absolute URL');
     },
   );
-
-  it.each(['', 'not a url', 'hooks.example.com/fos', '//hooks.example.com/fos', 'https://', 'http://[::1/hook', 'https://exa mple.com/'])('the malformed URL %p is refused', (url) => {
-    expect(urlProblem(url, 'development')).toBe('is not an absolute URL');
-    expect(urlProblem(url, 'production')).toBe('is not an absolute URL');
-  });
 });
 
 describe('address classification', () => {

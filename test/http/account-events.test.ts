@@ -11,7 +11,11 @@ let h: Harness;
 let api: Authed;
 let receiver: Receiver;
 
-const env = useSubscribedMock({ resources: [{ name: 'ACCOUNT', events: ['ACCOUNT_CREATED', 'ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] }] });
+const env = useSubscribedMock({
+  resources: [
+    { name: 'ACCOUNT', events: ['ACCOUNT_CREATED', 'ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'] },
+  ],
+});
 beforeAll(() => {
   ({ h, api, receiver } = env);
 });
@@ -25,7 +29,16 @@ describe('account review', () => {
     const submitted = await h.mock.services.accounts.submitForReview(d.c1.id, account.id);
     expect(submitted.currentState.status).toBe('UNDER_REVIEW');
     expect(submitted.states.map((s) => s.status)).toEqual([...account.states.map((s) => s.status), 'UNDER_REVIEW']);
-    const res = await api.patch(`/v1/accounts/${account.id}`, { owner: { type: 'COMPANY', legalName: 'X Ltda', identificationDocument: { value: '11222333000181', type: 'CNPJ' }, address: account.owner.address } }).expect(409);
+    const res = await api
+      .patch(`/v1/accounts/${account.id}`, {
+        owner: {
+          type: 'COMPANY',
+          legalName: 'X Ltda',
+          identificationDocument: { value: '11222333000181', type: 'CNPJ' },
+          address: account.owner.address,
+        },
+      })
+      .expect(409);
     expect(res.body.code).toBe('ACCOUNT_NOT_EDITABLE');
   });
 
@@ -34,9 +47,21 @@ describe('account review', () => {
     await h.mock.services.accounts.requireAction(d.c1.id, account.id, reason);
     await h.mock.services.webhooks.idle();
     const [event] = events();
-    expect(event).toMatchObject({ type: 'ACCOUNT_ACTION_REQUIRED', body: { id: account.id, data: { currentState: { status: 'ACTION_REQUIRED', reason } } } });
+    expect(event).toMatchObject({
+      type: 'ACCOUNT_ACTION_REQUIRED',
+      body: { id: account.id, data: { currentState: { status: 'ACTION_REQUIRED', reason } } },
+    });
     expect(h.mock.contract.checkWebhook('ACCOUNT_ACTION_REQUIRED', event!.body)).toEqual({ errors: [], drift: [] });
-    await api.patch(`/v1/accounts/${account.id}`, { owner: { type: 'COMPANY', legalName: 'Y Ltda', identificationDocument: { value: '11222333000181', type: 'CNPJ' }, address: account.owner.address } }).expect(200);
+    await api
+      .patch(`/v1/accounts/${account.id}`, {
+        owner: {
+          type: 'COMPANY',
+          legalName: 'Y Ltda',
+          identificationDocument: { value: '11222333000181', type: 'CNPJ' },
+          address: account.owner.address,
+        },
+      })
+      .expect(200);
   });
 
   it('approval and rejection follow the review state machine', async () => {
@@ -47,7 +72,9 @@ describe('account review', () => {
   });
 
   it('another customer’s account cannot be moved', async () => {
-    await expect(h.mock.services.accounts.submitForReview(d.c1.id, d.editable(d.c2.id).id)).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    await expect(h.mock.services.accounts.submitForReview(d.c1.id, d.editable(d.c2.id).id)).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
   });
 });
 
@@ -57,7 +84,9 @@ describe('asset onboarding', () => {
     const [first] = account.assets.filter((x) => x.status === 'ONBOARDING');
     const updated = await h.mock.services.accounts.settleAsset(d.c1.id, account.id, first!.currency, 'ACTIVE');
     expect(updated.assets.find((a) => a.currency === first!.currency)!.status).toBe('ACTIVE');
-    await expect(h.mock.services.accounts.settleAsset(d.c1.id, account.id, first!.currency, 'FAILED')).rejects.toMatchObject({ code: 'INVALID_STATE_TRANSITION' });
+    await expect(h.mock.services.accounts.settleAsset(d.c1.id, account.id, first!.currency, 'FAILED')).rejects.toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+    });
     await h.mock.services.webhooks.idle();
     expect(events().map((e) => e.type)).toEqual(['ACCOUNT_ASSET_ACTIVATED']);
   });
@@ -66,7 +95,10 @@ describe('asset onboarding', () => {
 describe('account creation', () => {
   it('a new account emits ACCOUNT_CREATED to its own customer’s subscriptions only', async () => {
     const template = d.accountsOf(d.c1.id)[0]!;
-    const created = await h.mock.services.accounts.create({ account: { ...template, id: '7d9f0a52-2b1c-4e8a-9f3d-5c6b7a8e9f01' } as never, review: 'NOT_SUBMITTED' });
+    const created = await h.mock.services.accounts.create({
+      account: { ...template, id: '7d9f0a52-2b1c-4e8a-9f3d-5c6b7a8e9f01' } as never,
+      review: 'NOT_SUBMITTED',
+    });
     await h.mock.services.webhooks.idle();
     expect(events()).toEqual([expect.objectContaining({ type: 'ACCOUNT_CREATED', body: expect.objectContaining({ id: created.id }) })]);
   });

@@ -18,7 +18,14 @@ const companyOwner = {
   expectedMonthlyVolume: 'FROM_0_TO_50000',
   incorporateDate: '2020-05-01',
   isStartup: true,
-  address: { addressLine1: 'Av. Paulista, 1000', addressLine2: null, city: 'Sao Paulo', state: 'SP', country: 'BR', postalCode: '01310-100' },
+  address: {
+    addressLine1: 'Av. Paulista, 1000',
+    addressLine2: null,
+    city: 'Sao Paulo',
+    state: 'SP',
+    country: 'BR',
+    postalCode: '01310-100',
+  },
 };
 
 describe('listing accounts', () => {
@@ -26,10 +33,27 @@ describe('listing accounts', () => {
     const api = await h.as();
     const res = await api.get('/api/accounts').expect(200);
     const ids = (res.body.data as Array<{ id: string }>).map((a) => a.id);
-    expect(ids.sort()).toEqual(d.accountsOf(d.c1.id).map((a) => a.id).sort());
+    expect(ids.sort()).toEqual(
+      d
+        .accountsOf(d.c1.id)
+        .map((a) => a.id)
+        .sort(),
+    );
     expect(res.body.meta).toEqual({ previousCursor: null, nextCursor: null, total: ids.length });
     const record = res.body.data[0];
-    for (const field of ['id', 'customer', 'owner', 'assets', 'requirements', 'tags', 'currentState', 'states', 'createdAt', 'updatedAt', 'sourceAccountId']) {
+    for (const field of [
+      'id',
+      'customer',
+      'owner',
+      'assets',
+      'requirements',
+      'tags',
+      'currentState',
+      'states',
+      'createdAt',
+      'updatedAt',
+      'sourceAccountId',
+    ]) {
       expect(record).toHaveProperty(field);
     }
   });
@@ -94,7 +118,11 @@ describe('replacing the owner (PATCH /v1/accounts/{id})', () => {
     const api = await h.as();
     const account = d.editable(d.c1.id);
     const res = await api.patch(`/v1/accounts/${account.id}`, { owner: companyOwner }).expect(200);
-    expect(res.body.owner).toMatchObject({ type: 'COMPANY', legalName: 'Nova Razao Social Ltda', taxId: { value: '11222333000181', type: 'CNPJ' } });
+    expect(res.body.owner).toMatchObject({
+      type: 'COMPANY',
+      legalName: 'Nova Razao Social Ltda',
+      taxId: { value: '11222333000181', type: 'CNPJ' },
+    });
     expect(res.body.owner).not.toHaveProperty('identificationDocument');
     expect(res.body.owner.ubos).toEqual((account.owner as { ubos: unknown[] }).ubos);
     expect(res.body.assets).toEqual(account.assets);

@@ -24,9 +24,17 @@ const pixInstruction = {
 
 describe('beneficiaries', () => {
   it('creates a beneficiary whose new instruction starts CREATED, and reads it back', async () => {
-    const res = await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction] }).expect(201);
+    const res = await api
+      .post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction] })
+      .expect(201);
     expect(res.body).toMatchObject({ customerId: d.c1.id, entity: person, relationshipType: 'THIRD_PARTY' });
-    expect(res.body.paymentInstructions).toEqual([expect.objectContaining({ asset: 'BRL', address: pixInstruction.address, currentState: expect.objectContaining({ status: 'CREATED' }) })]);
+    expect(res.body.paymentInstructions).toEqual([
+      expect.objectContaining({
+        asset: 'BRL',
+        address: pixInstruction.address,
+        currentState: expect.objectContaining({ status: 'CREATED' }),
+      }),
+    ]);
     expect((await api.get(`/v1/beneficiaries/${res.body.id}`).expect(200)).body).toEqual(res.body);
   });
 
@@ -57,11 +65,22 @@ describe('beneficiaries', () => {
   });
 
   it('refuses a withdrawal to a beneficiary whose only instruction was rejected', async () => {
-    const created = (await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction] }).expect(201)).body;
-    await h.mock.services.beneficiaries.moveInstruction(d.c1.id, created.id, created.paymentInstructions[0].id, 'REJECTED', { code: 'DOCUMENT_REJECTED', message: 'Key owner does not match' });
+    const created = (
+      await api
+        .post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY', paymentInstructions: [pixInstruction] })
+        .expect(201)
+    ).body;
+    await h.mock.services.beneficiaries.moveInstruction(d.c1.id, created.id, created.paymentInstructions[0].id, 'REJECTED', {
+      code: 'DOCUMENT_REJECTED',
+      message: 'Key owner does not match',
+    });
     const account = d.funded(d.c1.id);
-    const q = (await api.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)).body;
-    const res = await api.post('/v1/operations/withdrawals', { accountId: account.id, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: created.id } }).expect(400);
+    const q = (
+      await api.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)
+    ).body;
+    const res = await api
+      .post('/v1/operations/withdrawals', { accountId: account.id, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: created.id } })
+      .expect(400);
     expect(res.body.details.fields[0].field).toBe('body.beneficiary.id');
   });
 });

@@ -16,7 +16,11 @@ afterAll(() => h.close());
 describe('routes and the document', () => {
   it('has a handler for every operation of the document and no handler the document lacks', () => {
     expect(() => assertHandlersMatchDocument(contract(), handlers)).not.toThrow();
-    expect(Object.keys(handlers).sort()).toEqual(contract().operations.map((op) => op.operationId).sort());
+    expect(Object.keys(handlers).sort()).toEqual(
+      contract()
+        .operations.map((op) => op.operationId)
+        .sort(),
+    );
   });
 
   it('refuses to start when the document has an operation the mock lacks', () => {
@@ -25,7 +29,9 @@ describe('routes and the document', () => {
   });
 
   it('refuses to start when the mock has a route the document lacks', () => {
-    expect(() => assertHandlersMatchDocument(contract(), { ...handlers, getSecrets: handlers.getAccount! })).toThrow(/Not in the document: getSecrets/);
+    expect(() => assertHandlersMatchDocument(contract(), { ...handlers, getSecrets: handlers.getAccount! })).toThrow(
+      /Not in the document: getSecrets/,
+    );
   });
 });
 
@@ -80,7 +86,10 @@ describe('bearer tokens', () => {
   });
 
   it('refuses a wrong secret and an unknown client with 401 INVALID_CLIENT', async () => {
-    for (const body of [{ clientId: 'demo-client', clientSecret: 'nope' }, { clientId: 'nobody', clientSecret: 'demo-secret' }]) {
+    for (const body of [
+      { clientId: 'demo-client', clientSecret: 'nope' },
+      { clientId: 'nobody', clientSecret: 'demo-secret' },
+    ]) {
       const res = await h.http.post('/api/oauth/client/token').send(body).expect(401);
       expect(res.body.code).toBe('INVALID_CLIENT');
     }
@@ -94,15 +103,35 @@ describe('bearer tokens', () => {
     ['no Authorization header', () => undefined],
     ['a Basic header', async () => 'Basic ZGVtbzpkZW1v'],
     ['a token that is not a JWT', async () => 'Bearer not-a-token'],
-    ['alg none', async () => `Bearer ${new UnsecuredJWT({ sub: customerId() }).setIssuer('fos-mock').setAudience('fos-api').setIssuedAt().setExpirationTime('1h').encode()}`],
+    [
+      'alg none',
+      async () =>
+        `Bearer ${new UnsecuredJWT({ sub: customerId() }).setIssuer('fos-mock').setAudience('fos-api').setIssuedAt().setExpirationTime('1h').encode()}`,
+    ],
     ['HS256 signed with another key', async () => `Bearer ${await signed({}, new TextEncoder().encode('another-secret'))}`],
-    ['a tampered payload', async () => {
-      const [head, , sig] = (await signed({})).split('.');
-      const forged = Buffer.from(JSON.stringify({ sub: demoFixtures().customers[1]!.id, iss: 'fos-mock', aud: 'fos-api', iat: now(), exp: now() + 60 })).toString('base64url');
-      return `Bearer ${head}.${forged}.${sig}`;
-    }],
+    [
+      'a tampered payload',
+      async () => {
+        const [head, , sig] = (await signed({})).split('.');
+        const forged = Buffer.from(
+          JSON.stringify({ sub: demoFixtures().customers[1]!.id, iss: 'fos-mock', aud: 'fos-api', iat: now(), exp: now() + 60 }),
+        ).toString('base64url');
+        return `Bearer ${head}.${forged}.${sig}`;
+      },
+    ],
     ['the wrong token type', async () => `Bearer ${await signed({}, key, { alg: 'HS256', typ: 'JWT' })}`],
-    ['an unknown customer', async () => `Bearer ${await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setSubject('00000000-0000-4000-8000-000000000000').setIssuer('fos-mock').setAudience('fos-api').setIssuedAt(now()).setExpirationTime(now() + 60).sign(key)}`],
+    [
+      'an unknown customer',
+      async () =>
+        `Bearer ${await new SignJWT({})
+          .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+          .setSubject('00000000-0000-4000-8000-000000000000')
+          .setIssuer('fos-mock')
+          .setAudience('fos-api')
+          .setIssuedAt(now())
+          .setExpirationTime(now() + 60)
+          .sign(key)}`,
+    ],
   ])('answers %s with 401 UNAUTHORIZED', async (_name, header) => {
     const value = await header();
     const req = h.http.get('/api/accounts');
@@ -140,7 +169,9 @@ describe('bearer tokens', () => {
 describe('request validation', () => {
   it('names every offending field in details', async () => {
     const api = await h.as();
-    const res = await api.post('/v1/quotes', { accountId: 'not-a-uuid', sourceAsset: 'BRL', targetAsset: 42, sourceAmount: 10 }).expect(400);
+    const res = await api
+      .post('/v1/quotes', { accountId: 'not-a-uuid', sourceAsset: 'BRL', targetAsset: 42, sourceAmount: 10 })
+      .expect(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     const fields = (res.body.details.fields as Array<{ field: string }>).map((f) => f.field);
     expect(fields).toEqual(expect.arrayContaining(['body.accountId', 'body.targetAsset', 'body.sourceAmount']));
@@ -149,7 +180,9 @@ describe('request validation', () => {
   it('rejects an unknown field in a request body', async () => {
     const api = await h.as();
     const account = demoFixtures().accounts[1]!.id;
-    const res = await api.post('/v1/quotes', { accountId: account, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '10.00', sourceAmmount: '1' }).expect(400);
+    const res = await api
+      .post('/v1/quotes', { accountId: account, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '10.00', sourceAmmount: '1' })
+      .expect(400);
     expect(res.body.details.fields).toEqual(expect.arrayContaining([{ field: 'body.sourceAmmount', message: 'is not a known field' }]));
   });
 
@@ -168,13 +201,21 @@ describe('request validation', () => {
   it('answers malformed JSON with 400 and no stack trace', async () => {
     const api = await h.as();
     const res = await api.post('/v1/quotes').set('Content-Type', 'application/json').send('{"accountId": ').expect(400);
-    expect(res.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.any(String), details: { fields: [{ field: 'body', message: 'is not well-formed JSON' }] } });
+    expect(res.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: expect.any(String),
+      details: { fields: [{ field: 'body', message: 'is not well-formed JSON' }] },
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(js|ts):\d+/);
   });
 
   it('answers a body over the limit with 413 PAYLOAD_TOO_LARGE', async () => {
     const api = await h.as();
-    const res = await api.post('/v1/quotes').set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) })).expect(413);
+    const res = await api
+      .post('/v1/quotes')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }))
+      .expect(413);
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
@@ -224,18 +265,26 @@ describe('routing', () => {
 
 describe('strict response validation', () => {
   it('turns a response that breaks the document into a loud 500 naming the violation', async () => {
-    const broken = await startMock({ handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'not-an-account' } }) } });
+    const broken = await startMock({
+      handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'not-an-account' } }) },
+    });
     try {
       const api = await broken.as();
       const res = await api.get(`/api/accounts/${demoFixtures().accounts[0]!.id}`).expect(500);
-      expect(res.body).toMatchObject({ code: 'INTERNAL_ERROR', details: { operationId: 'getAccount', violations: expect.arrayContaining([{ field: 'body.owner', message: expect.any(String) }]) } });
+      expect(res.body).toMatchObject({
+        code: 'INTERNAL_ERROR',
+        details: { operationId: 'getAccount', violations: expect.arrayContaining([{ field: 'body.owner', message: expect.any(String) }]) },
+      });
     } finally {
       broken.close();
     }
   });
 
   it('lets the same response through when strict mode is off', async () => {
-    const lax = await startMock({ config: { strictResponses: false }, handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'x' } }) } });
+    const lax = await startMock({
+      config: { strictResponses: false },
+      handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'x' } }) },
+    });
     try {
       const api = await lax.as();
       expect((await api.get(`/api/accounts/${demoFixtures().accounts[0]!.id}`).expect(200)).body).toEqual({ id: 'x' });

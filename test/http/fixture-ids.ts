@@ -9,7 +9,8 @@ export function demo() {
   const editable = (customerId: string) => accountsOf(customerId).find((a) => f.accountReview[a.id] === 'NOT_SUBMITTED')!;
   const locked = (customerId: string) => accountsOf(customerId).find((a) => f.accountReview[a.id] === 'SUBMITTED')!;
   /** The customer's account with the most BRL. */
-  const funded = (customerId: string) => [...accountsOf(customerId)].sort((a, b) => Number(balance(b.id, 'BRL')) - Number(balance(a.id, 'BRL')))[0]!;
+  const funded = (customerId: string) =>
+    [...accountsOf(customerId)].sort((a, b) => Number(balance(b.id, 'BRL')) - Number(balance(a.id, 'BRL')))[0]!;
   const beneficiaryOf = (customerId: string) => f.beneficiaries.find((b) => b.customerId === customerId)!;
   return { f, c1, c2, accountsOf, balance, editable, locked, funded, beneficiaryOf };
 }

@@ -68,7 +68,12 @@ export async function startMock(options: AppOptions = {}): Promise<Harness> {
           const req = http.post(path).set('Authorization', auth).set('X-Idempotency-Key', key);
           return body === undefined ? req : req.send(body as object);
         },
-        patch: (path, body, key = randomUUID()) => http.patch(path).set('Authorization', auth).set('X-Idempotency-Key', key).send(body as object),
+        patch: (path, body, key = randomUUID()) =>
+          http
+            .patch(path)
+            .set('Authorization', auth)
+            .set('X-Idempotency-Key', key)
+            .send(body as object),
         delete: (path) => http.delete(path).set('Authorization', auth),
       };
     },

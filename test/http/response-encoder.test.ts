@@ -9,7 +9,9 @@ const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
 const listAccounts = () => contract().byId.get('listAccounts')!;
 
 function accountsPage() {
-  const accounts = demoFixtures().accounts.slice(0, 3).map((a) => Object.freeze(structuredClone(a)));
+  const accounts = demoFixtures()
+    .accounts.slice(0, 3)
+    .map((a) => Object.freeze(structuredClone(a)));
   return { data: accounts, meta: { previousCursor: null, nextCursor: 'abc.def', total: accounts.length } };
 }
 
@@ -19,7 +21,10 @@ function counting(op: OperationContract): { op: OperationContract; calls: () => 
   const response = op.responses.get('200')!;
   const page = { ...response.page!, item: (value: unknown) => (calls++, response.page!.item(value)) };
   const responses = new Map(op.responses).set('200', { ...response, page });
-  return { op: { ...op, responses, responseFor: (status: number) => (status === 200 ? responses.get('200') : op.responseFor(status)) }, calls: () => calls };
+  return {
+    op: { ...op, responses, responseFor: (status: number) => (status === 200 ? responses.get('200') : op.responseFor(status)) },
+    calls: () => calls,
+  };
 }
 
 describe('the response encoder', () => {
@@ -47,19 +52,28 @@ describe('the response encoder', () => {
     const page = accountsPage();
     encoder.encode(listAccounts(), 200, REQUEST_ID, page, true);
     const changed = { ...page, data: [page.data[0], { ...page.data[1], nickname: 'not in the document' }, page.data[2]] };
-    expect(encoder.encode(listAccounts(), 200, REQUEST_ID, changed, true).violations).toEqual([{ field: 'body.data.1.nickname', message: 'is not a known field' }]);
+    expect(encoder.encode(listAccounts(), 200, REQUEST_ID, changed, true).violations).toEqual([
+      { field: 'body.data.1.nickname', message: 'is not a known field' },
+    ]);
   });
 
   it('still checks the envelope, the status and the headers every time', () => {
     const encoder = new ResponseEncoder();
     const page = accountsPage();
     encoder.encode(listAccounts(), 200, REQUEST_ID, page, true);
-    expect(encoder.encode(listAccounts(), 200, REQUEST_ID, { data: page.data }, true).violations).toEqual([{ field: 'body.meta', message: "must have required property 'meta'" }]);
-    expect(encoder.encode(listAccounts(), 200, {}, page, true).violations).toEqual([{ field: 'header.x-request-id', message: 'is required' }]);
+    expect(encoder.encode(listAccounts(), 200, REQUEST_ID, { data: page.data }, true).violations).toEqual([
+      { field: 'body.meta', message: "must have required property 'meta'" },
+    ]);
+    expect(encoder.encode(listAccounts(), 200, {}, page, true).violations).toEqual([
+      { field: 'header.x-request-id', message: 'is required' },
+    ]);
     expect(encoder.encode(listAccounts(), 418, REQUEST_ID, page, true).violations[0]!.field).toBe('status');
   });
 
   it('checks nothing when strict responses are off', () => {
-    expect(new ResponseEncoder().encode(listAccounts(), 418, {}, { anything: true }, false)).toEqual({ json: '{"anything":true}', violations: [] });
+    expect(new ResponseEncoder().encode(listAccounts(), 418, {}, { anything: true }, false)).toEqual({
+      json: '{"anything":true}',
+      violations: [],
+    });
   });
 });

@@ -8,7 +8,8 @@ const table = () => new RouteTable(contract().operations.map((op) => ({ op, targ
 
 describe('the route table', () => {
   it('finds a concrete path, in any case, with or without a trailing slash', () => {
-    for (const path of ['/api/accounts', '/api/accounts/', '/API/Accounts']) expect(table().match('GET', path)?.target).toBe('listAccounts');
+    for (const path of ['/api/accounts', '/api/accounts/', '/API/Accounts'])
+      expect(table().match('GET', path)?.target).toBe('listAccounts');
   });
 
   it('answers HEAD with the GET operation, as Express does', () => {
@@ -16,8 +17,14 @@ describe('the route table', () => {
   });
 
   it('reads path parameters as sent (decoding is the caller’s)', () => {
-    expect(table().match('GET', '/v1/subscriptions/sub%201/executionLogs')).toMatchObject({ target: 'listExecutionLogs', params: { subscriptionId: 'sub%201' } });
-    expect(table().match('POST', '/v1/subscriptions/s-1/executionLogs/l-2/resend')).toMatchObject({ target: 'resendExecutionLog', params: { subscriptionId: 's-1', executionLogId: 'l-2' } });
+    expect(table().match('GET', '/v1/subscriptions/sub%201/executionLogs')).toMatchObject({
+      target: 'listExecutionLogs',
+      params: { subscriptionId: 'sub%201' },
+    });
+    expect(table().match('POST', '/v1/subscriptions/s-1/executionLogs/l-2/resend')).toMatchObject({
+      target: 'resendExecutionLog',
+      params: { subscriptionId: 's-1', executionLogId: 'l-2' },
+    });
   });
 
   it('lets a concrete path own its URL: GET /v1/operations/deposits is not getOperation', () => {

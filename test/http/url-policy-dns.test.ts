@@ -19,7 +19,11 @@ const operationsOnly = [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }];
 function fakeDns() {
   const table = new Map<string, ResolvedAddress[]>();
   const asked: string[] = [];
-  const set = (name: string, ...addresses: string[]) => table.set(name, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+  const set = (name: string, ...addresses: string[]) =>
+    table.set(
+      name,
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
   const lookup = async (hostname: string): Promise<ResolvedAddress[]> => {
     asked.push(hostname);
     const found = table.get(hostname);
@@ -30,7 +34,9 @@ function fakeDns() {
 }
 
 async function deposit(api: Authed, h: Harness) {
-  const q = (await api.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)).body;
+  const q = (
+    await api.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)
+  ).body;
   await api.post('/v1/operations/deposits', { accountId: account.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201);
   await h.mock.services.webhooks.idle();
 }
@@ -71,7 +77,9 @@ describe('the production policy at create and update', () => {
     dns.set(name, address);
     const res = await api.post('/api/subscriptions', { url: `https://${name}/hooks`, resources: operationsOnly }).expect(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
-    expect(res.body.details.fields).toEqual([{ field: 'body.url', message: expect.stringMatching(/resolves to a loopback, private or link-local address/) }]);
+    expect(res.body.details.fields).toEqual([
+      { field: 'body.url', message: expect.stringMatching(/resolves to a loopback, private or link-local address/) },
+    ]);
   });
 
   it('refuses a name with one private address among public ones', async () => {
@@ -146,7 +154,8 @@ describe('the production policy at delivery (DNS rebinding)', () => {
 
   it('delivers while the name resolves to public addresses', async () => {
     dns.set('steady.example.com', '93.184.215.14');
-    const sub = (await api.post('/api/subscriptions', { url: 'https://steady.example.com/hooks', resources: operationsOnly }).expect(201)).body;
+    const sub = (await api.post('/api/subscriptions', { url: 'https://steady.example.com/hooks', resources: operationsOnly }).expect(201))
+      .body;
     await deposit(api, h);
     expect(sent.map((s) => s.url)).toEqual(['https://steady.example.com/hooks']);
     expect((await logsOf(sub.id))[0]).toMatchObject({ status: 'SUCCESS', httpStatus: 200 });
@@ -155,12 +164,18 @@ describe('the production policy at delivery (DNS rebinding)', () => {
 
   it('refuses to deliver once the name resolves to a non-public address: FAILED, httpStatus 0, nothing sent', async () => {
     dns.set('rebind.example.com', '93.184.215.14');
-    const sub = (await api.post('/api/subscriptions', { url: 'https://rebind.example.com/hooks', resources: operationsOnly }).expect(201)).body;
+    const sub = (await api.post('/api/subscriptions', { url: 'https://rebind.example.com/hooks', resources: operationsOnly }).expect(201))
+      .body;
     dns.set('rebind.example.com', '127.0.0.1');
     await deposit(api, h);
     expect(sent).toEqual([]);
     const [log] = await logsOf(sub.id);
-    expect(log).toMatchObject({ status: 'FAILED', httpStatus: 0, error: 'refused: the URL resolves to a non-public address', url: 'https://rebind.example.com/hooks' });
+    expect(log).toMatchObject({
+      status: 'FAILED',
+      httpStatus: 0,
+      error: 'refused: the URL resolves to a non-public address',
+      url: 'https://rebind.example.com/hooks',
+    });
 
     // Pointing back at a public address, a resend goes out.
     dns.set('rebind.example.com', '93.184.215.14');
@@ -171,7 +186,11 @@ describe('the production policy at delivery (DNS rebinding)', () => {
 
   it('a refused delivery is retried on the schedule like any failure, and checked again each time', async () => {
     dns.set('flip.example.com', '93.184.215.14');
-    const sub = (await api.post('/api/subscriptions', { url: 'https://flip.example.com/hooks', resources: operationsOnly, allowRetry: true }).expect(201)).body;
+    const sub = (
+      await api
+        .post('/api/subscriptions', { url: 'https://flip.example.com/hooks', resources: operationsOnly, allowRetry: true })
+        .expect(201)
+    ).body;
     dns.set('flip.example.com', '169.254.169.254');
     await deposit(api, h);
     expect(sent).toEqual([]);
@@ -189,7 +208,8 @@ describe('the production policy at delivery (DNS rebinding)', () => {
 
   it('a name that no longer resolves is not delivered to: FAILED, host not found', async () => {
     dns.set('gone.example.com', '93.184.215.14');
-    const sub = (await api.post('/api/subscriptions', { url: 'https://gone.example.com/hooks', resources: operationsOnly }).expect(201)).body;
+    const sub = (await api.post('/api/subscriptions', { url: 'https://gone.example.com/hooks', resources: operationsOnly }).expect(201))
+      .body;
     dns.forget('gone.example.com');
     await deposit(api, h);
     expect(sent).toEqual([]);

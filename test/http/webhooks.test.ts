@@ -24,12 +24,15 @@ afterEach(async () => {
 });
 
 async function subscribe(url: string, extra: Record<string, unknown> = {}, who: Authed = api) {
-  return (await who.post('/api/subscriptions', { url, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }], ...extra }).expect(201)).body;
+  return (
+    await who.post('/api/subscriptions', { url, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }], ...extra }).expect(201)
+  ).body;
 }
 
 async function deposit(who: Authed = api, accountId = account.id) {
   const q = (await who.post('/v1/quotes', { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)).body;
-  const op = (await who.post('/v1/operations/deposits', { accountId, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201)).body;
+  const op = (await who.post('/v1/operations/deposits', { accountId, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201))
+    .body;
   await h.mock.services.webhooks.idle();
   return op;
 }
@@ -37,7 +40,6 @@ async function deposit(who: Authed = api, accountId = account.id) {
 async function logs(subscriptionId: string, query = '') {
   return (await api.get(`/v1/subscriptions/${subscriptionId}/executionLogs${query}`).expect(200)).body;
 }
-
 
 describe('a healthy receiver', () => {
   it('gets OPERATION_REQUESTED as a JSON POST with X-Message-Id and X-Event-Type, logged as SUCCESS', async () => {
@@ -89,18 +91,29 @@ describe('a healthy receiver', () => {
   it('a beneficiary instruction event carries the instruction and the transition time', async () => {
     receiver = await startReceiver();
     await subscribe(receiver.url, { resources: [{ name: 'BENEFICIARY', events: ['BENEFICIARY_INSTRUCTION_APPROVED'] }] });
-    const beneficiary = (await api
-      .post('/v1/beneficiaries', {
-        entity: { type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Lima', identificationDocument: { type: 'CPF', value: '52998224725', country: 'BR' } },
-        relationshipType: 'THIRD_PARTY',
-        paymentInstructions: [{ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey: 'ana@example.com' } }],
-      })
-      .expect(201)).body;
+    const beneficiary = (
+      await api
+        .post('/v1/beneficiaries', {
+          entity: {
+            type: 'INDIVIDUAL',
+            firstName: 'Ana',
+            lastName: 'Lima',
+            identificationDocument: { type: 'CPF', value: '52998224725', country: 'BR' },
+          },
+          relationshipType: 'THIRD_PARTY',
+          paymentInstructions: [{ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey: 'ana@example.com' } }],
+        })
+        .expect(201)
+    ).body;
     h.mock.deps.clock.advance(60_000);
     await h.mock.services.beneficiaries.moveInstruction(d.c1.id, beneficiary.id, beneficiary.paymentInstructions[0].id, 'APPROVED');
     const [delivery] = await receiver.waitFor(1);
     const body = JSON.parse(delivery!.body);
-    expect(body).toMatchObject({ id: beneficiary.id, customerId: d.c1.id, instruction: { asset: 'BRL', address: { rail: 'PIX_KEY', key: 'ana@example.com' } } });
+    expect(body).toMatchObject({
+      id: beneficiary.id,
+      customerId: d.c1.id,
+      instruction: { asset: 'BRL', address: { rail: 'PIX_KEY', key: 'ana@example.com' } },
+    });
     expect(body.atTime).not.toBe(beneficiary.createdAt);
     expect(Date.parse(body.atTime) - Date.parse(beneficiary.createdAt)).toBe(60_000);
   });
@@ -146,7 +159,9 @@ describe('retries', () => {
     const received = await receiver.waitFor(3);
     expect(new Set(received.map((r) => r.headers['x-message-id'])).size).toBe(1);
     const attempts = (await logs(sub.id, '?sortOrder=ASCENDING')).data;
-    expect(attempts.map((l: { status: string; retryAttempts: number; httpStatus: number }) => [l.status, l.retryAttempts, l.httpStatus])).toEqual([
+    expect(
+      attempts.map((l: { status: string; retryAttempts: number; httpStatus: number }) => [l.status, l.retryAttempts, l.httpStatus]),
+    ).toEqual([
       ['FAILED', 0, 500],
       ['FAILED', 1, 0],
       ['SUCCESS', 2, 200],
@@ -204,7 +219,12 @@ describe('listing execution logs', () => {
     expect(Date.parse(all[0].createdAt)).toBeGreaterThanOrEqual(Date.parse(all[1].createdAt));
     const failed = (await logs(sub.id, `?filters=${encodeURIComponent('status[eq]=FAILED')}`)).data;
     expect(failed.map((l: { httpStatus: number }) => l.httpStatus)).toEqual([500]);
-    const either = (await logs(sub.id, `?filters=${encodeURIComponent('or(httpStatus[gte]=500,status[eq]=SUCCESS);eventType[in]=OPERATION_REQUESTED|OPERATION_FAILED')}`)).data;
+    const either = (
+      await logs(
+        sub.id,
+        `?filters=${encodeURIComponent('or(httpStatus[gte]=500,status[eq]=SUCCESS);eventType[in]=OPERATION_REQUESTED|OPERATION_FAILED')}`,
+      )
+    ).data;
     expect(either).toHaveLength(2);
   });
 
@@ -237,13 +257,23 @@ describe('optional Standard Webhooks signing', () => {
     receiver = await startReceiver();
     try {
       const me = await signed.as();
-      const sub = (await me.post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] }).expect(201)).body;
+      const sub = (
+        await me
+          .post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] })
+          .expect(201)
+      ).body;
       expect(sub.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
       expect((await me.get(`/v1/subscriptions/${sub.id}`).expect(200)).body.signingSecret).toBe(sub.signingSecret);
-      const q = (await me.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)).body;
+      const q = (
+        await me.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)
+      ).body;
       await me.post('/v1/operations/deposits', { accountId: account.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201);
       const [delivery] = await receiver.waitFor(1);
-      const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature } = delivery!.headers as Record<string, string>;
+      const {
+        'webhook-id': id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': signature,
+      } = delivery!.headers as Record<string, string>;
       expect(id).toBe(delivery!.headers['x-message-id']);
       expect(Number(timestamp)).toBe(Math.floor(signed.mock.deps.clock.now() / 1000));
       // Recomputed here by hand, independently of the library the mock signs with.

@@ -61,7 +61,11 @@ describe('on, with 3 requests per second', () => {
       message: expect.any(String),
       details: { limit: 3, periodMs: 1000, retryAfterSeconds: 1 },
     });
-    expect(contract().byId.get('listAccounts')!.checkResponse(429, { 'x-request-id': res.headers['x-request-id'], 'retry-after': res.headers['retry-after'] }, res.body)).toEqual({ errors: [], drift: [] });
+    expect(
+      contract()
+        .byId.get('listAccounts')!
+        .checkResponse(429, { 'x-request-id': res.headers['x-request-id'], 'retry-after': res.headers['retry-after'] }, res.body),
+    ).toEqual({ errors: [], drift: [] });
   });
 
   it('another customer is not limited by the first one’s requests', async () => {
@@ -125,7 +129,10 @@ describe('on, with 3 requests per second', () => {
     expect(res.headers['retry-after']).toBe('1');
     expect(res.body.code).toBe('RATE_LIMITED');
     // A wrong secret for the same client id is refused before the credentials are checked.
-    await h.http.post('/api/oauth/client/token').send({ ...DEMO.customer1, clientSecret: 'guess' }).expect(429);
+    await h.http
+      .post('/api/oauth/client/token')
+      .send({ ...DEMO.customer1, clientSecret: 'guess' })
+      .expect(429);
     // Another client id has its own bucket; an unknown one too (and is then 401).
     await h.http.post('/api/oauth/client/token').send(DEMO.customer2).expect(200);
     await h.http.post('/api/oauth/client/token').send({ clientId: 'nobody', clientSecret: 'x' }).expect(401);

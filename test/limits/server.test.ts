@@ -24,7 +24,10 @@ let token: string;
 const errors = errorLog();
 
 beforeAll(async () => {
-  h = await startMock({ logger: errors.logger, config: { maxHeaderBytes: MAX_HEADER_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS, headersTimeoutMs: HEADERS_TIMEOUT_MS } });
+  h = await startMock({
+    logger: errors.logger,
+    config: { maxHeaderBytes: MAX_HEADER_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS, headersTimeoutMs: HEADERS_TIMEOUT_MS },
+  });
   token = await h.token();
   server = createServer(h.mock.app, h.mock.deps.config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,7 +86,18 @@ describe('the header limit (MAX_HEADER_BYTES)', () => {
 describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () => {
   it('a body that never completes is cut with 408 REQUEST_TIMEOUT and the connection closed; others are served meanwhile and after', async () => {
     const body = '{"clientId":"demo-client",';
-    const slow = exchange(port, [head('POST /api/oauth/client/token HTTP/1.1', [['Host', 'x'], ['Content-Type', 'application/json'], ['Content-Length', 200]]), body], 10_000);
+    const slow = exchange(
+      port,
+      [
+        head('POST /api/oauth/client/token HTTP/1.1', [
+          ['Host', 'x'],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', 200],
+        ]),
+        body,
+      ],
+      10_000,
+    );
     // While the slow request hangs, other connections are answered.
     await expectServing();
     const result = await slow;
@@ -98,7 +112,16 @@ describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () =>
   });
 
   it('an idle keep-alive connection is closed by the server, no answer owed', async () => {
-    const result = await exchange(port, [head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`]])], 10_000);
+    const result = await exchange(
+      port,
+      [
+        head('GET /api/accounts?limit=1 HTTP/1.1', [
+          ['Host', 'x'],
+          ['Authorization', `Bearer ${token}`],
+        ]),
+      ],
+      10_000,
+    );
     expect(result.timedOut).toBe(false);
     expect(result.closed).toBe(true);
     expect(result.responses.map((r) => r.status)).toEqual([200]);
@@ -114,7 +137,12 @@ describe('other requests Node refuses before any route', () => {
   });
 
   it('a pipelined request after a good one: the good one is answered first, then the refusal', async () => {
-    const result = await exchange(port, [head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`]]) + 'GARBAGE\r\n\r\n']);
+    const result = await exchange(port, [
+      head('GET /api/accounts?limit=1 HTTP/1.1', [
+        ['Host', 'x'],
+        ['Authorization', `Bearer ${token}`],
+      ]) + 'GARBAGE\r\n\r\n',
+    ]);
     expect(result.responses.map((r) => r.status)).toEqual([200, 400]);
     await expectServing();
   });
@@ -130,13 +158,30 @@ describe('the server options', () => {
 
   it('by default: 16 KiB heads, 30 s per request, 10 s per head, 5 s idle keep-alive, swept every second', () => {
     const config = defaultConfig();
-    expect([config.maxHeaderBytes, config.requestTimeoutMs, config.headersTimeoutMs, config.rateLimit]).toEqual([16384, 30000, 10000, null]);
-    expect(serverOptions(config)).toEqual({ maxHeaderSize: 16384, requestTimeout: 30000, headersTimeout: 10000, keepAliveTimeout: 5000, connectionsCheckingInterval: 1000 });
+    expect([config.maxHeaderBytes, config.requestTimeoutMs, config.headersTimeoutMs, config.rateLimit]).toEqual([
+      16384,
+      30000,
+      10000,
+      null,
+    ]);
+    expect(serverOptions(config)).toEqual({
+      maxHeaderSize: 16384,
+      requestTimeout: 30000,
+      headersTimeout: 10000,
+      keepAliveTimeout: 5000,
+      connectionsCheckingInterval: 1000,
+    });
   });
 
   it('never give the head longer than the whole request (Node would refuse to start)', () => {
-    expect(serverOptions({ maxHeaderBytes: 8192, requestTimeoutMs: 1000, headersTimeoutMs: 5000 })).toMatchObject({ requestTimeout: 1000, headersTimeout: 1000 });
-    expect(serverOptions({ maxHeaderBytes: 8192, requestTimeoutMs: 1000, headersTimeoutMs: 0 })).toMatchObject({ requestTimeout: 1000, headersTimeout: 1000 });
+    expect(serverOptions({ maxHeaderBytes: 8192, requestTimeoutMs: 1000, headersTimeoutMs: 5000 })).toMatchObject({
+      requestTimeout: 1000,
+      headersTimeout: 1000,
+    });
+    expect(serverOptions({ maxHeaderBytes: 8192, requestTimeoutMs: 1000, headersTimeoutMs: 0 })).toMatchObject({
+      requestTimeout: 1000,
+      headersTimeout: 1000,
+    });
     const off = serverOptions({ maxHeaderBytes: 8192, requestTimeoutMs: 0, headersTimeoutMs: 0 });
     expect(off).toMatchObject({ requestTimeout: 0, headersTimeout: 0, keepAliveTimeout: 5000 });
     const server = createServer(h.mock.app, { maxHeaderBytes: 8192, requestTimeoutMs: 1000, headersTimeoutMs: 5000 });
@@ -147,7 +192,12 @@ describe('the server options', () => {
 describe('configuration from the environment', () => {
   it('reads MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and RATE_LIMIT', () => {
     const config = configFrom({ MAX_HEADER_BYTES: '8192', REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '0', RATE_LIMIT: '100/1s' });
-    expect(config).toMatchObject({ maxHeaderBytes: 8192, requestTimeoutMs: 5000, headersTimeoutMs: 0, rateLimit: { requests: 100, perMs: 1000 } });
+    expect(config).toMatchObject({
+      maxHeaderBytes: 8192,
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 0,
+      rateLimit: { requests: 100, perMs: 1000 },
+    });
     expect(configFrom({ RATE_LIMIT: 'off' }).rateLimit).toBeNull();
   });
 
@@ -164,9 +214,12 @@ describe('configuration from the environment', () => {
     expect(parseRateLimit(value)).toEqual(expected);
   });
 
-  it.each(['', 'on', '100', '0/1s', '10/0s', '-1/1s', '1.5/1s', '10/1x', '10/', '/1s'])('RATE_LIMIT=%s stops start-up with a clear message', (value) => {
-    expect(() => configFrom({ RATE_LIMIT: value })).toThrow(/RATE_LIMIT must be off or <requests>\/<period>/);
-  });
+  it.each(['', 'on', '100', '0/1s', '10/0s', '-1/1s', '1.5/1s', '10/1x', '10/', '/1s'])(
+    'RATE_LIMIT=%s stops start-up with a clear message',
+    (value) => {
+      expect(() => configFrom({ RATE_LIMIT: value })).toThrow(/RATE_LIMIT must be off or <requests>\/<period>/);
+    },
+  );
 
   it.each([
     ['MAX_HEADER_BYTES', '512'],

@@ -25,7 +25,8 @@ let port: number;
 let token: string;
 const errors = errorLog();
 const stats: Record<string, number | string> = { exchanges: 0, bytesSent: 0, healthChecks: 0 };
-const outcome = (result: RawExchange) => (result.responses.length > 0 ? String(result.responses[0]!.status) : result.closed ? 'closed' : 'open');
+const outcome = (result: RawExchange) =>
+  result.responses.length > 0 ? String(result.responses[0]!.status) : result.closed ? 'closed' : 'open';
 
 beforeAll(async () => {
   h = await startMock({ logger: errors.logger });
@@ -50,7 +51,13 @@ afterEach(async () => {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function expectHealthy(): Promise<void> {
-  const result = await play([head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ['Connection', 'close']])]);
+  const result = await play([
+    head('GET /api/accounts?limit=1 HTTP/1.1', [
+      ['Host', 'x'],
+      ['Authorization', `Bearer ${token}`],
+      ['Connection', 'close'],
+    ]),
+  ]);
   expect(result.responses.map((r) => r.status)).toEqual([200]);
   (stats.healthChecks as number)++;
 }
@@ -89,9 +96,20 @@ function expectErrorBody(response: RawResponse, code?: string): void {
 
 const tokenBody = JSON.stringify({ clientId: d.c1.clientId, clientSecret: d.c1.clientSecret });
 const tokenHead = (length: number | undefined, extra: Array<[string, string | number]> = []) =>
-  head('POST /api/oauth/client/token HTTP/1.1', [['Host', 'x'], ['Content-Type', 'application/json'], ...(length === undefined ? [] : ([['Content-Length', length]] as Array<[string, number]>)), ...extra]);
+  head('POST /api/oauth/client/token HTTP/1.1', [
+    ['Host', 'x'],
+    ['Content-Type', 'application/json'],
+    ...(length === undefined ? [] : ([['Content-Length', length]] as Array<[string, number]>)),
+    ...extra,
+  ]);
 const quoteHead = (extra: Array<[string, string | number]>) =>
-  head('POST /v1/quotes HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ['X-Idempotency-Key', randomUUID()], ['Content-Type', 'application/json'], ...extra]);
+  head('POST /v1/quotes HTTP/1.1', [
+    ['Host', 'x'],
+    ['Authorization', `Bearer ${token}`],
+    ['X-Idempotency-Key', randomUUID()],
+    ['Content-Type', 'application/json'],
+    ...extra,
+  ]);
 
 describe('bodies that are not what their headers say', () => {
   it('a truncated body (Content-Length larger than sent, then the client closes) leaves the server serving', async () => {
@@ -134,7 +152,13 @@ describe('bodies that are not what their headers say', () => {
   });
 
   it('both Content-Length and Transfer-Encoding (request smuggling) are refused', async () => {
-    const result = await play([tokenHead(tokenBody.length, [['Transfer-Encoding', 'chunked'], ['Connection', 'close']]), `${tokenBody.length.toString(16)}\r\n${tokenBody}\r\n0\r\n\r\n`]);
+    const result = await play([
+      tokenHead(tokenBody.length, [
+        ['Transfer-Encoding', 'chunked'],
+        ['Connection', 'close'],
+      ]),
+      `${tokenBody.length.toString(16)}\r\n${tokenBody}\r\n0\r\n\r\n`,
+    ]);
     expect(result.responses.every((r) => r.status === 400)).toBe(true);
   });
 });
@@ -160,7 +184,16 @@ describe('size limits', () => {
     const chunks: Buffer[] = [];
     for (let i = 0; i < 10; i++) chunks.push(Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n'));
     chunks.push(Buffer.from('0\r\n\r\n'));
-    const result = await play([tokenHead(undefined, [['Transfer-Encoding', 'chunked'], ['Connection', 'close']]), ...chunks], 15_000);
+    const result = await play(
+      [
+        tokenHead(undefined, [
+          ['Transfer-Encoding', 'chunked'],
+          ['Connection', 'close'],
+        ]),
+        ...chunks,
+      ],
+      15_000,
+    );
     stats.tenMiBChunked = outcome(result);
     expect(result.timedOut).toBe(false);
     if (result.responses.length > 0) {
@@ -173,7 +206,9 @@ describe('size limits', () => {
 
   it(`${HEADER_COUNT} headers are served or refused with 431, never a 5xx`, async () => {
     const many: Array<[string, string]> = Array.from({ length: HEADER_COUNT }, (_, i) => [`X-Filler-${i}`, 'v']);
-    const result = await play([head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ...many, ['Connection', 'close']])]);
+    const result = await play([
+      head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ...many, ['Connection', 'close']]),
+    ]);
     stats.manyHeaders = outcome(result);
     expect(result.responses).toHaveLength(1);
     expect([200, 431]).toContain(result.responses[0]!.status);
@@ -181,7 +216,9 @@ describe('size limits', () => {
 
   it(`${HEADER_COUNT} long headers (over Node's 16 KiB header limit) are refused with 431, never a 5xx`, async () => {
     const many: Array<[string, string]> = Array.from({ length: HEADER_COUNT }, (_, i) => [`X-Filler-${i}`, 'v'.repeat(64)]);
-    const result = await play([head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ...many, ['Connection', 'close']])]);
+    const result = await play([
+      head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ...many, ['Connection', 'close']]),
+    ]);
     expect(result.responses.map((r) => r.status)).toEqual([431]);
   });
 });
@@ -203,19 +240,37 @@ describe('slow and chunked senders', () => {
   it('a well-formed chunked JSON body is parsed like any other', async () => {
     const parts = [tokenBody.slice(0, 7), tokenBody.slice(7, 20), tokenBody.slice(20)];
     const framed = parts.map((p) => `${Buffer.byteLength(p).toString(16)}\r\n${p}\r\n`).join('') + '0\r\n\r\n';
-    const result = await play([tokenHead(undefined, [['Transfer-Encoding', 'chunked'], ['Connection', 'close']]), framed]);
+    const result = await play([
+      tokenHead(undefined, [
+        ['Transfer-Encoding', 'chunked'],
+        ['Connection', 'close'],
+      ]),
+      framed,
+    ]);
     expect(result.responses.map((r) => r.status)).toEqual([200]);
     expect(JSON.parse(result.responses[0]!.body).tokenType).toBe('Bearer');
   });
 
   it('a chunked body that is not JSON is 400 VALIDATION_ERROR', async () => {
-    const result = await play([tokenHead(undefined, [['Transfer-Encoding', 'chunked'], ['Connection', 'close']]), '5\r\n{"a":\r\n0\r\n\r\n']);
+    const result = await play([
+      tokenHead(undefined, [
+        ['Transfer-Encoding', 'chunked'],
+        ['Connection', 'close'],
+      ]),
+      '5\r\n{"a":\r\n0\r\n\r\n',
+    ]);
     expect(result.responses.map((r) => r.status)).toEqual([400]);
     expectErrorBody(result.responses[0]!, 'VALIDATION_ERROR');
   });
 
   it('a chunk size that is not hex, or a chunked body cut short, never yields a 5xx', async () => {
-    await play([tokenHead(undefined, [['Transfer-Encoding', 'chunked'], ['Connection', 'close']]), 'zz\r\n{}\r\n0\r\n\r\n']);
+    await play([
+      tokenHead(undefined, [
+        ['Transfer-Encoding', 'chunked'],
+        ['Connection', 'close'],
+      ]),
+      'zz\r\n{}\r\n0\r\n\r\n',
+    ]);
     await play([tokenHead(undefined, [['Transfer-Encoding', 'chunked']]), `${(1000).toString(16)}\r\n{"clientId":`, 'end'], 2000);
     await play([tokenHead(undefined, [['Transfer-Encoding', 'chunked']]), `5\r\n{"a":\r\n`, { wait: 50 }, 'destroy'], 1000);
   });
@@ -229,8 +284,15 @@ describe('request lines and framing', () => {
   });
 
   it('two pipelined requests on one connection are answered in order', async () => {
-    const first = head('GET /v1/reference/resources HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`]]);
-    const second = head('GET /v1/quotes/not-a-uuid HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ['Connection', 'close']]);
+    const first = head('GET /v1/reference/resources HTTP/1.1', [
+      ['Host', 'x'],
+      ['Authorization', `Bearer ${token}`],
+    ]);
+    const second = head('GET /v1/quotes/not-a-uuid HTTP/1.1', [
+      ['Host', 'x'],
+      ['Authorization', `Bearer ${token}`],
+      ['Connection', 'close'],
+    ]);
     const result = await play([first + second]);
     expect(result.responses.map((r) => r.status)).toEqual([200, 400]);
     expect(result.responses[0]!.headers['x-request-id']).not.toBe(result.responses[1]!.headers['x-request-id']);

@@ -28,8 +28,20 @@ describe('races', () => {
     }
 
     async function withdrawals(count: number, amount: string): Promise<string[]> {
-      const quotes = await Promise.all(Array.from({ length: count }, () => createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: amount })));
-      const created = await Promise.all(quotes.map((q) => api.post('/v1/operations/withdrawals', { accountId: funded, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: ownBeneficiary } })));
+      const quotes = await Promise.all(
+        Array.from({ length: count }, () =>
+          createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: amount }),
+        ),
+      );
+      const created = await Promise.all(
+        quotes.map((q) =>
+          api.post('/v1/operations/withdrawals', {
+            accountId: funded,
+            quoteId: q.id,
+            beneficiary: { mode: 'REFERENCE', id: ownBeneficiary },
+          }),
+        ),
+      );
       stats.races++;
       stats.concurrentRequests += created.length;
       return created.map((a) => expectStatus(a, 201, 'withdrawal').body.id as string);
@@ -79,14 +91,23 @@ describe('races', () => {
       const initial = new Decimal(await h.mock.deps.store.getBalance(funded, 'BRL'));
       const other = d.accountsOf(c1).find((a) => a.id !== funded)!.id;
       const requests = Array.from({ length: WITHDRAWALS }, () => {
-        const amount = initial.times(0.02 + random() * 0.2).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2);
+        const amount = initial
+          .times(0.02 + random() * 0.2)
+          .toDecimalPlaces(2, Decimal.ROUND_DOWN)
+          .toFixed(2);
         switch (pick(random, 3)) {
           case 0:
             return createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: amount }).then((q) =>
-              api.post('/v1/operations/withdrawals', { accountId: funded, quoteId: q.id, beneficiary: { mode: 'REFERENCE', id: ownBeneficiary } }),
+              api.post('/v1/operations/withdrawals', {
+                accountId: funded,
+                quoteId: q.id,
+                beneficiary: { mode: 'REFERENCE', id: ownBeneficiary },
+              }),
             );
           case 1:
-            return createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: amount }).then((q) => api.post('/v1/operations/swaps', { accountId: funded, quoteId: q.id }));
+            return createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: amount }).then((q) =>
+              api.post('/v1/operations/swaps', { accountId: funded, quoteId: q.id }),
+            );
           default:
             return api.post('/v1/operations/transfers', { accountId: funded, targetAccountId: other, asset: 'BRL', amount });
         }
@@ -97,7 +118,9 @@ describe('races', () => {
       await settleAll(shuffled(random, ids));
       const ops = await Promise.all(ids.map(async (id) => (await api.get(`/v1/operations/${id}`)).body));
       const final = new Decimal(await h.mock.deps.store.getBalance(funded, 'BRL'));
-      const spent = ops.filter((op) => op.currentState.status === 'COMPLETED').reduce((sum, op) => sum.plus(op.sourceAmount.value), new Decimal(0));
+      const spent = ops
+        .filter((op) => op.currentState.status === 'COMPLETED')
+        .reduce((sum, op) => sum.plus(op.sourceAmount.value), new Decimal(0));
       expect(final.toFixed()).toBe(initial.minus(spent).toFixed());
       for (const op of ops.filter((o) => o.currentState.status === 'FAILED')) {
         expect(op.currentState.reason.code).toBe('INSUFFICIENT_BALANCE');

@@ -45,7 +45,8 @@ describe('races', () => {
     });
 
     const customers = [d.c1, d.c2];
-    const unitsToAmount = (units: number, asset: string) => new Decimal(units).dividedBy(new Decimal(10).pow(scaleOf(asset))).toFixed(scaleOf(asset));
+    const unitsToAmount = (units: number, asset: string) =>
+      new Decimal(units).dividedBy(new Decimal(10).pow(scaleOf(asset))).toFixed(scaleOf(asset));
 
     /** Creates the operation an action describes; undefined when the mock refuses it (then nothing may move). */
     async function perform(apis: Client[], a: Action): Promise<{ id: string; action: Action } | undefined> {
@@ -56,12 +57,23 @@ describe('races', () => {
       let answer: Answer;
       if (a.kind === 'transfer') {
         const target = accounts[(a.account + 1 + (a.target % (accounts.length - 1))) % accounts.length]!;
-        answer = await me.post('/v1/operations/transfers', { accountId, targetAccountId: target, asset: a.sourceAsset, amount: unitsToAmount(a.units, a.sourceAsset) });
+        answer = await me.post('/v1/operations/transfers', {
+          accountId,
+          targetAccountId: target,
+          asset: a.sourceAsset,
+          amount: unitsToAmount(a.units, a.sourceAsset),
+        });
       } else {
-        const targetAsset = a.kind === 'withdrawal' ? 'BRL' : a.kind === 'swap' ? (a.sourceAsset === 'BRL' ? 'USDT' : 'BRL') : a.targetAsset;
+        const targetAsset =
+          a.kind === 'withdrawal' ? 'BRL' : a.kind === 'swap' ? (a.sourceAsset === 'BRL' ? 'USDT' : 'BRL') : a.targetAsset;
         const amountAsset = a.given === 'source' ? a.sourceAsset : targetAsset;
         const amountKey = a.given === 'source' ? 'sourceAmount' : 'targetAmount';
-        const q = await me.post('/v1/quotes', { accountId, sourceAsset: a.sourceAsset, targetAsset, [amountKey]: unitsToAmount(a.units, amountAsset) });
+        const q = await me.post('/v1/quotes', {
+          accountId,
+          sourceAsset: a.sourceAsset,
+          targetAsset,
+          [amountKey]: unitsToAmount(a.units, amountAsset),
+        });
         if (q.status !== 201) return undefined;
         const body =
           a.kind === 'deposit'
@@ -77,7 +89,10 @@ describe('races', () => {
 
     /** Balance moves of an operation as the API shows it: [accountId:asset, signed amount]. */
     function moves(op: any): Array<[string, Decimal]> {
-      const debit = (accountId: string, amount: any): [string, Decimal] => [`${accountId}:${amount.asset}`, new Decimal(amount.value).negated()];
+      const debit = (accountId: string, amount: any): [string, Decimal] => [
+        `${accountId}:${amount.asset}`,
+        new Decimal(amount.value).negated(),
+      ];
       const credit = (accountId: string, amount: any): [string, Decimal] => [`${accountId}:${amount.asset}`, new Decimal(amount.value)];
       switch (op.intent.type) {
         case 'DEPOSIT':
@@ -93,72 +108,97 @@ describe('races', () => {
       }
     }
 
-    it('after any mix of deposits, swaps, transfers and withdrawals, all settled at once, every balance is its initial value plus its completed moves, exactly', async () => {
-      await stop(); // this test starts a fresh mock per run
-      await fc.assert(
-        fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: CONSERVATION_ACTIONS, size: 'max' }), fc.integer(), async (actions, order) => {
-          await start();
-          try {
-            const apis = [api, client(served, await h.token('customer2'))];
-            const initial = await balancesOf(h, allAccounts);
-            const created = (await Promise.all(actions.map((a) => perform(apis, a)))).filter((x) => x !== undefined);
-            const ids = shuffled(prng(order), created.map((c) => c.id));
-            const settled = await Promise.allSettled(
-              ids.map((id) => h.mock.services.operations.settle(created.find((c) => c.id === id)!.action.customer === 0 ? d.c1.id : d.c2.id, id)),
-            );
-            // A 777.77 deposit (magic value) is COMPLETED at creation; settling it again is refused, nothing else is.
-            expectNoSettleErrorsBut(settled, ['INVALID_STATE_TRANSITION']);
-            stats.conservationRuns++;
-            stats.conservationOperations += created.length;
-            stats.settlements += ids.length;
+    it(
+      'after any mix of deposits, swaps, transfers and withdrawals, all settled at once, every balance is its initial value plus its completed moves, exactly',
+      async () => {
+        await stop(); // this test starts a fresh mock per run
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(action, { minLength: 1, maxLength: CONSERVATION_ACTIONS, size: 'max' }),
+            fc.integer(),
+            async (actions, order) => {
+              await start();
+              try {
+                const apis = [api, client(served, await h.token('customer2'))];
+                const initial = await balancesOf(h, allAccounts);
+                const created = (await Promise.all(actions.map((a) => perform(apis, a)))).filter((x) => x !== undefined);
+                const ids = shuffled(
+                  prng(order),
+                  created.map((c) => c.id),
+                );
+                const settled = await Promise.allSettled(
+                  ids.map((id) =>
+                    h.mock.services.operations.settle(created.find((c) => c.id === id)!.action.customer === 0 ? d.c1.id : d.c2.id, id),
+                  ),
+                );
+                // A 777.77 deposit (magic value) is COMPLETED at creation; settling it again is refused, nothing else is.
+                expectNoSettleErrorsBut(settled, ['INVALID_STATE_TRANSITION']);
+                stats.conservationRuns++;
+                stats.conservationOperations += created.length;
+                stats.settlements += ids.length;
 
-            const ops = await Promise.all(created.map(async (c) => expectStatus(await apis[c.action.customer]!.get(`/v1/operations/${c.id}`), 200, 'read operation').body));
-            const expected = new Map<string, Decimal>([...initial].map(([k, v]) => [k, new Decimal(v)]));
-            const totals = { initial: new Map<string, Decimal>(), flows: new Map<string, Decimal>() };
-            const add = (map: Map<string, Decimal>, key: string, value: Decimal) => map.set(key, (map.get(key) ?? new Decimal(0)).plus(value));
-            for (const [key, value] of initial) add(totals.initial, key.split(':')[1]!, new Decimal(value));
-            for (const op of ops) {
-              expect(['COMPLETED', 'FAILED']).toContain(op.currentState.status);
-              if (op.currentState.status === 'FAILED') {
-                expect(op.currentState.reason.code).toBe('INSUFFICIENT_BALANCE');
-                expect(op.transactions).toEqual([]);
-                continue;
+                const ops = await Promise.all(
+                  created.map(
+                    async (c) => expectStatus(await apis[c.action.customer]!.get(`/v1/operations/${c.id}`), 200, 'read operation').body,
+                  ),
+                );
+                const expected = new Map<string, Decimal>([...initial].map(([k, v]) => [k, new Decimal(v)]));
+                const totals = { initial: new Map<string, Decimal>(), flows: new Map<string, Decimal>() };
+                const add = (map: Map<string, Decimal>, key: string, value: Decimal) =>
+                  map.set(key, (map.get(key) ?? new Decimal(0)).plus(value));
+                for (const [key, value] of initial) add(totals.initial, key.split(':')[1]!, new Decimal(value));
+                for (const op of ops) {
+                  expect(['COMPLETED', 'FAILED']).toContain(op.currentState.status);
+                  if (op.currentState.status === 'FAILED') {
+                    expect(op.currentState.reason.code).toBe('INSUFFICIENT_BALANCE');
+                    expect(op.transactions).toEqual([]);
+                    continue;
+                  }
+                  for (const [key, delta] of moves(op)) add(expected, key, delta);
+                  // Whole-store flows: deposits bring money in, withdrawals take it out, swaps convert, transfers only move it.
+                  if (op.intent.type !== 'TRANSFER') for (const [key, delta] of moves(op)) add(totals.flows, key.split(':')[1]!, delta);
+                  expect(op.transactions.length).toBeGreaterThan(0);
+                  for (const t of op.transactions) expect(t.status).toBe('CONFIRMED');
+                }
+                // Every quote converted at its rate: target rounded down from a source, source rounded up from a target.
+                for (const [i, op] of ops.entries()) {
+                  const a = created[i]!.action;
+                  const rate = new Decimal(op.quote.rate);
+                  const source = new Decimal(op.sourceAmount.value);
+                  const target = new Decimal(op.targetAmount.value);
+                  if (a.kind === 'transfer' || a.given === 'source')
+                    expect(target.toFixed(op.targetAmount.decimals)).toBe(
+                      source.times(rate).toDecimalPlaces(op.targetAmount.decimals, Decimal.ROUND_DOWN).toFixed(op.targetAmount.decimals),
+                    );
+                  else
+                    expect(source.toFixed(op.sourceAmount.decimals)).toBe(
+                      target.dividedBy(rate).toDecimalPlaces(op.sourceAmount.decimals, Decimal.ROUND_UP).toFixed(op.sourceAmount.decimals),
+                    );
+                }
+                const final = await balancesOf(h, allAccounts);
+                expect(new Set(final.keys())).toEqual(new Set(expected.keys()));
+                for (const [key, value] of final) {
+                  expect(new Decimal(value).isNegative()).toBe(false);
+                  if (!new Decimal(value).equals(expected.get(key)!))
+                    throw new Error(`${key}: balance ${value}, expected ${expected.get(key)!.toFixed()} (initial ${initial.get(key)})`);
+                }
+                const finalTotals = new Map<string, Decimal>();
+                for (const [key, value] of final) add(finalTotals, key.split(':')[1]!, new Decimal(value));
+                for (const [asset, total] of finalTotals) {
+                  const want = totals.initial.get(asset)!.plus(totals.flows.get(asset) ?? 0);
+                  if (!total.equals(want)) throw new Error(`${asset}: store total ${total.toFixed()}, expected ${want.toFixed()}`);
+                }
+              } finally {
+                await stop();
               }
-              for (const [key, delta] of moves(op)) add(expected, key, delta);
-              // Whole-store flows: deposits bring money in, withdrawals take it out, swaps convert, transfers only move it.
-              if (op.intent.type !== 'TRANSFER') for (const [key, delta] of moves(op)) add(totals.flows, key.split(':')[1]!, delta);
-              expect(op.transactions.length).toBeGreaterThan(0);
-              for (const t of op.transactions) expect(t.status).toBe('CONFIRMED');
-            }
-            // Every quote converted at its rate: target rounded down from a source, source rounded up from a target.
-            for (const [i, op] of ops.entries()) {
-              const a = created[i]!.action;
-              const rate = new Decimal(op.quote.rate);
-              const source = new Decimal(op.sourceAmount.value);
-              const target = new Decimal(op.targetAmount.value);
-              if (a.kind === 'transfer' || a.given === 'source') expect(target.toFixed(op.targetAmount.decimals)).toBe(source.times(rate).toDecimalPlaces(op.targetAmount.decimals, Decimal.ROUND_DOWN).toFixed(op.targetAmount.decimals));
-              else expect(source.toFixed(op.sourceAmount.decimals)).toBe(target.dividedBy(rate).toDecimalPlaces(op.sourceAmount.decimals, Decimal.ROUND_UP).toFixed(op.sourceAmount.decimals));
-            }
-            const final = await balancesOf(h, allAccounts);
-            expect(new Set(final.keys())).toEqual(new Set(expected.keys()));
-            for (const [key, value] of final) {
-              expect(new Decimal(value).isNegative()).toBe(false);
-              if (!new Decimal(value).equals(expected.get(key)!)) throw new Error(`${key}: balance ${value}, expected ${expected.get(key)!.toFixed()} (initial ${initial.get(key)})`);
-            }
-            const finalTotals = new Map<string, Decimal>();
-            for (const [key, value] of final) add(finalTotals, key.split(':')[1]!, new Decimal(value));
-            for (const [asset, total] of finalTotals) {
-              const want = totals.initial.get(asset)!.plus(totals.flows.get(asset) ?? 0);
-              if (!total.equals(want)) throw new Error(`${asset}: store total ${total.toFixed()}, expected ${want.toFixed()}`);
-            }
-          } finally {
-            await stop();
-          }
-        }),
-        { numRuns: CONSERVATION_RUNS, seed: SEED },
-      );
-      await start(); // for afterEach
-    }, 20_000 + CONSERVATION_RUNS * CONSERVATION_ACTIONS * 50);
+            },
+          ),
+          { numRuns: CONSERVATION_RUNS, seed: SEED },
+        );
+        await start(); // for afterEach
+      },
+      20_000 + CONSERVATION_RUNS * CONSERVATION_ACTIONS * 50,
+    );
   });
 
   it('the mock logged no internal error through all of the above', () => {

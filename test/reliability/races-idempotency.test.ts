@@ -63,7 +63,11 @@ describe('races', () => {
 
     it('of a deposit: exactly one operation consumed the quote', async () => {
       const quote = await createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '3.00' });
-      const { created } = await race('/v1/operations/deposits', { accountId: funded, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } });
+      const { created } = await race('/v1/operations/deposits', {
+        accountId: funded,
+        quoteId: quote.id,
+        fundingInstruction: { rail: 'PIX' },
+      });
       const consumers = (await walkAll(api, '/v1/operations')).filter((op) => op.quote?.id === quote.id);
       expect(consumers.map((op) => op.id)).toEqual([created.id]);
       expect(expectStatus(await api.get(`/v1/operations/${created.id}`), 200, 'read it').body).toEqual(created);
@@ -72,7 +76,12 @@ describe('races', () => {
     it('of a transfer: exactly one operation exists afterwards', async () => {
       const before = (await walkAll(api, '/v1/operations')).length;
       const target = d.accountsOf(c1).find((a) => a.id !== funded)!.id;
-      const { created } = await race('/v1/operations/transfers', { accountId: funded, targetAccountId: target, asset: 'BRL', amount: '1.23' });
+      const { created } = await race('/v1/operations/transfers', {
+        accountId: funded,
+        targetAccountId: target,
+        asset: 'BRL',
+        amount: '1.23',
+      });
       const after = await walkAll(api, '/v1/operations');
       expect(after).toHaveLength(before + 1);
       expect(after.filter((op) => op.intent.type === 'TRANSFER').map((op) => op.id)).toEqual([created.id]);
@@ -88,7 +97,11 @@ describe('races', () => {
   });
 
   it(`${KEY_RACERS} concurrent DELETEs of one subscription: exactly one 204, the others 404`, async () => {
-    const id = expectStatus(await api.post('/api/subscriptions', { url: 'https://hooks.example.test/delete-race', includeAll: true }), 201, 'subscription').body.id;
+    const id = expectStatus(
+      await api.post('/api/subscriptions', { url: 'https://hooks.example.test/delete-race', includeAll: true }),
+      201,
+      'subscription',
+    ).body.id;
     const answers = await Promise.all(Array.from({ length: KEY_RACERS }, () => api.delete(`/v1/subscriptions/${id}`)));
     stats.races++;
     stats.concurrentRequests += answers.length;

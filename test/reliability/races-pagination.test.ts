@@ -16,38 +16,49 @@ describe('races', () => {
   describe('pagination while records are added', () => {
     async function newOperation(): Promise<string> {
       const q = await createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
-      return expectStatus(await api.post('/v1/operations/deposits', { accountId: funded, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }), 201, 'deposit').body.id;
+      return expectStatus(
+        await api.post('/v1/operations/deposits', { accountId: funded, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }),
+        201,
+        'deposit',
+      ).body.id;
     }
 
-    it.each(['DESCENDING', 'ASCENDING'])('a walk of /v1/operations with limit 3 (%s) sees every operation that existed when it began exactly once', async (sortOrder) => {
-      const random = prng(SEED ^ sortOrder.length);
-      for (let i = 0; i < 20; i++) await newOperation();
-      for (let round = 0; round < PAGINATION_ROUNDS; round++) {
-        const existing = (await h.mock.deps.store.all('operation', c1)).map((op) => op.id);
-        const seen: string[] = [];
-        let inserted = 0;
-        let cursor: string | null = null;
-        let pages = 0;
-        do {
-          // Inserts race the page read itself, and more land between pages.
-          const during = Array.from({ length: inserted < 60 ? pick(random, 3) : 0 }, () => newOperation());
-          const page: Answer = expectStatus(await api.get(`/v1/operations?limit=3&sortOrder=${sortOrder}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), 200, 'page');
-          await Promise.all(during);
-          inserted += during.length;
-          if (inserted < 40) for (let i = pick(random, 3); i > 0; i--, inserted++) await newOperation();
-          seen.push(...page.body.data.map((op: { id: string }) => op.id));
-          cursor = page.body.meta.nextCursor;
-          pages++;
-          expect(pages).toBeLessThan(500);
-        } while (cursor);
-        stats.pageWalks++;
-        stats.insertsDuringWalks += inserted;
-        expect(new Set(seen).size).toBe(seen.length);
-        const seenSet = new Set(seen);
-        const missing = existing.filter((id) => !seenSet.has(id));
-        expect(missing).toEqual([]);
-      }
-    });
+    it.each(['DESCENDING', 'ASCENDING'])(
+      'a walk of /v1/operations with limit 3 (%s) sees every operation that existed when it began exactly once',
+      async (sortOrder) => {
+        const random = prng(SEED ^ sortOrder.length);
+        for (let i = 0; i < 20; i++) await newOperation();
+        for (let round = 0; round < PAGINATION_ROUNDS; round++) {
+          const existing = (await h.mock.deps.store.all('operation', c1)).map((op) => op.id);
+          const seen: string[] = [];
+          let inserted = 0;
+          let cursor: string | null = null;
+          let pages = 0;
+          do {
+            // Inserts race the page read itself, and more land between pages.
+            const during = Array.from({ length: inserted < 60 ? pick(random, 3) : 0 }, () => newOperation());
+            const page: Answer = expectStatus(
+              await api.get(`/v1/operations?limit=3&sortOrder=${sortOrder}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+              200,
+              'page',
+            );
+            await Promise.all(during);
+            inserted += during.length;
+            if (inserted < 40) for (let i = pick(random, 3); i > 0; i--, inserted++) await newOperation();
+            seen.push(...page.body.data.map((op: { id: string }) => op.id));
+            cursor = page.body.meta.nextCursor;
+            pages++;
+            expect(pages).toBeLessThan(500);
+          } while (cursor);
+          stats.pageWalks++;
+          stats.insertsDuringWalks += inserted;
+          expect(new Set(seen).size).toBe(seen.length);
+          const seenSet = new Set(seen);
+          const missing = existing.filter((id) => !seenSet.has(id));
+          expect(missing).toEqual([]);
+        }
+      },
+    );
 
     it('walking back with previousCursor from the last page also sees every earlier operation exactly once', async () => {
       const random = prng(SEED ^ 0xbac);

@@ -35,95 +35,107 @@ async function settleDeliveries(h: Harness): Promise<void> {
 }
 
 describe('a subscriber that fails a random third of its deliveries', () => {
-  it(`gets each of ${EVENTS} events delivered exactly once as SUCCESS after the retry schedule, and the logs count every attempt it saw`, async () => {
-    const h = await startMock({ logger: errors.logger, config: { webhookTimeoutMs: TIMEOUT_MS } });
-    const schedule = h.mock.deps.config.retryScheduleMs;
-    // A third of attempts fail (evenly 500, reset, hang), but never a message's last allowed attempt.
-    const fates: Fate[] = ['status500', 'reset', 'hang'];
-    const receiver = await startFlakyReceiver((messageId, attempt) => {
-      if (attempt >= schedule.length) return 'ok';
-      const coin = prng(hash(messageId) ^ SEED ^ (attempt * 0x9e3779b1))();
-      return coin < 1 / 3 ? fates[Math.floor(coin * 9)]! : 'ok';
-    });
-    const served = await serve(h.mock.app);
-    try {
-      const api = client(served, await h.token('customer1'));
-      // A real operation for the payloads, made before anyone subscribes.
-      const quote = await createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '7.00' });
-      const operation = expectStatus(await api.post('/v1/operations/deposits', { accountId: funded, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } }), 201, 'deposit').body;
-      await h.mock.services.webhooks.idle();
-      // One subscription per event type, so four queues share the hangs; all on the one receiver.
-      const subscriptions = new Map<EventType, string>();
-      for (const eventType of OPERATION_EVENTS) {
-        const body = { url: `${receiver.base}/hooks/${eventType}`, allowRetry: true, resources: [{ name: 'OPERATION', events: [eventType] }] };
-        subscriptions.set(eventType, expectStatus(await api.post('/api/subscriptions', body), 201, 'subscription').body.id);
-      }
+  it(
+    `gets each of ${EVENTS} events delivered exactly once as SUCCESS after the retry schedule, and the logs count every attempt it saw`,
+    async () => {
+      const h = await startMock({ logger: errors.logger, config: { webhookTimeoutMs: TIMEOUT_MS } });
+      const schedule = h.mock.deps.config.retryScheduleMs;
+      // A third of attempts fail (evenly 500, reset, hang), but never a message's last allowed attempt.
+      const fates: Fate[] = ['status500', 'reset', 'hang'];
+      const receiver = await startFlakyReceiver((messageId, attempt) => {
+        if (attempt >= schedule.length) return 'ok';
+        const coin = prng(hash(messageId) ^ SEED ^ (attempt * 0x9e3779b1))();
+        return coin < 1 / 3 ? fates[Math.floor(coin * 9)]! : 'ok';
+      });
+      const served = await serve(h.mock.app);
+      try {
+        const api = client(served, await h.token('customer1'));
+        // A real operation for the payloads, made before anyone subscribes.
+        const quote = await createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '7.00' });
+        const operation = expectStatus(
+          await api.post('/v1/operations/deposits', { accountId: funded, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } }),
+          201,
+          'deposit',
+        ).body;
+        await h.mock.services.webhooks.idle();
+        // One subscription per event type, so four queues share the hangs; all on the one receiver.
+        const subscriptions = new Map<EventType, string>();
+        for (const eventType of OPERATION_EVENTS) {
+          const body = {
+            url: `${receiver.base}/hooks/${eventType}`,
+            allowRetry: true,
+            resources: [{ name: 'OPERATION', events: [eventType] }],
+          };
+          subscriptions.set(eventType, expectStatus(await api.post('/api/subscriptions', body), 201, 'subscription').body.id);
+        }
 
-      const published = new Map<EventType, number>();
-      for (let i = 0; i < EVENTS; i++) {
-        const eventType = OPERATION_EVENTS[i % OPERATION_EVENTS.length]!;
-        const event = resourceEvent('OPERATION', eventType, operation, c1, h.mock.deps.clock.nowIso());
-        expect(h.mock.contract.checkWebhook(eventType, event.payload)).toEqual({ errors: [], drift: [] });
-        h.mock.deps.events.publish(event);
-        published.set(eventType, (published.get(eventType) ?? 0) + 1);
-      }
-      stats.events += EVENTS;
-      await settleDeliveries(h);
-      // Drive the mock clock through the retry schedule, one step at a time.
-      for (const step of schedule) {
-        h.mock.deps.clock.advance(step);
+        const published = new Map<EventType, number>();
+        for (let i = 0; i < EVENTS; i++) {
+          const eventType = OPERATION_EVENTS[i % OPERATION_EVENTS.length]!;
+          const event = resourceEvent('OPERATION', eventType, operation, c1, h.mock.deps.clock.nowIso());
+          expect(h.mock.contract.checkWebhook(eventType, event.payload)).toEqual({ errors: [], drift: [] });
+          h.mock.deps.events.publish(event);
+          published.set(eventType, (published.get(eventType) ?? 0) + 1);
+        }
+        stats.events += EVENTS;
         await settleDeliveries(h);
-      }
-      for (let guard = 0; h.mock.deps.scheduler.pending > 0 && guard < 10; guard++) {
-        h.mock.deps.clock.advance(Math.max(...schedule));
-        await settleDeliveries(h);
-      }
+        // Drive the mock clock through the retry schedule, one step at a time.
+        for (const step of schedule) {
+          h.mock.deps.clock.advance(step);
+          await settleDeliveries(h);
+        }
+        for (let guard = 0; h.mock.deps.scheduler.pending > 0 && guard < 10; guard++) {
+          h.mock.deps.clock.advance(Math.max(...schedule));
+          await settleDeliveries(h);
+        }
 
-      const arrivalsById = groupBy(receiver.arrivals, (a) => a.messageId);
-      let logged = 0;
-      for (const [eventType, subscriptionId] of subscriptions) {
-        const logs = await walkAll(api, `/v1/subscriptions/${subscriptionId}/executionLogs?sortOrder=ASCENDING`);
-        logged += logs.length;
-        const byMessage = groupBy<any>(logs, (l) => l.messageId);
-        // None lost: one message per event of this type.
-        expect(byMessage.size).toBe(published.get(eventType));
-        for (const [messageId, attempts] of byMessage) {
-          const seen = arrivalsById.get(messageId) ?? [];
-          // The attempts logged are the attempts the receiver got, in order.
-          expect(attempts.map((l) => l.retryAttempts)).toEqual(seen.map((a) => a.attempt));
-          expect(attempts.filter((l) => l.status === 'SUCCESS')).toHaveLength(1);
-          expect(attempts[attempts.length - 1].status).toBe('SUCCESS');
-          for (const [i, log] of attempts.entries()) {
-            const arrival = seen[i]!;
-            expect(arrival.eventType).toBe(eventType);
-            expect(arrival.path).toBe(`/hooks/${eventType}`);
-            expect(log.payload).toBe(arrival.body);
-            // An answer slower than the time-out is a failure the receiver did not choose: only a loaded machine makes one.
-            if (arrival.fate === 'ok' && log.status === 'FAILED' && /timed out/.test(log.error)) continue;
-            expect(log.status).toBe(arrival.fate === 'ok' ? 'SUCCESS' : 'FAILED');
-            expect(log.httpStatus).toBe({ ok: 200, status500: 500, reset: 0, hang: 0 }[arrival.fate]);
+        const arrivalsById = groupBy(receiver.arrivals, (a) => a.messageId);
+        let logged = 0;
+        for (const [eventType, subscriptionId] of subscriptions) {
+          const logs = await walkAll(api, `/v1/subscriptions/${subscriptionId}/executionLogs?sortOrder=ASCENDING`);
+          logged += logs.length;
+          const byMessage = groupBy<any>(logs, (l) => l.messageId);
+          // None lost: one message per event of this type.
+          expect(byMessage.size).toBe(published.get(eventType));
+          for (const [messageId, attempts] of byMessage) {
+            const seen = arrivalsById.get(messageId) ?? [];
+            // The attempts logged are the attempts the receiver got, in order.
+            expect(attempts.map((l) => l.retryAttempts)).toEqual(seen.map((a) => a.attempt));
+            expect(attempts.filter((l) => l.status === 'SUCCESS')).toHaveLength(1);
+            expect(attempts[attempts.length - 1].status).toBe('SUCCESS');
+            for (const [i, log] of attempts.entries()) {
+              const arrival = seen[i]!;
+              expect(arrival.eventType).toBe(eventType);
+              expect(arrival.path).toBe(`/hooks/${eventType}`);
+              expect(log.payload).toBe(arrival.body);
+              // An answer slower than the time-out is a failure the receiver did not choose: only a loaded machine makes one.
+              if (arrival.fate === 'ok' && log.status === 'FAILED' && /timed out/.test(log.error)) continue;
+              expect(log.status).toBe(arrival.fate === 'ok' ? 'SUCCESS' : 'FAILED');
+              expect(log.httpStatus).toBe({ ok: 200, status500: 500, reset: 0, hang: 0 }[arrival.fate]);
+            }
           }
         }
+        // Every request the receiver got is one logged attempt, and every message reached it.
+        expect(receiver.arrivals).toHaveLength(logged);
+        expect(new Set(receiver.arrivals.filter((a) => a.fate === 'ok').map((a) => a.messageId)).size).toBe(EVENTS);
+        for (const arrival of receiver.arrivals.filter((a) => a.attempt === 0).slice(0, 20)) {
+          expect(h.mock.contract.checkWebhook(arrival.eventType, JSON.parse(arrival.body))).toEqual({ errors: [], drift: [] });
+        }
+        stats.attempts += receiver.arrivals.length;
+        stats.delivered += receiver.arrivals.filter((a) => a.fate === 'ok').length;
+        stats.failed500 += receiver.arrivals.filter((a) => a.fate === 'status500').length;
+        stats.resets += receiver.arrivals.filter((a) => a.fate === 'reset').length;
+        stats.hangs += receiver.arrivals.filter((a) => a.fate === 'hang').length;
+        stats.retries += receiver.arrivals.filter((a) => a.attempt > 0).length;
+      } finally {
+        await h.mock.services.webhooks.idle();
+        await served.close();
+        await receiver.close();
+        h.close();
       }
-      // Every request the receiver got is one logged attempt, and every message reached it.
-      expect(receiver.arrivals).toHaveLength(logged);
-      expect(new Set(receiver.arrivals.filter((a) => a.fate === 'ok').map((a) => a.messageId)).size).toBe(EVENTS);
-      for (const arrival of receiver.arrivals.filter((a) => a.attempt === 0).slice(0, 20)) {
-        expect(h.mock.contract.checkWebhook(arrival.eventType, JSON.parse(arrival.body))).toEqual({ errors: [], drift: [] });
-      }
-      stats.attempts += receiver.arrivals.length;
-      stats.delivered += receiver.arrivals.filter((a) => a.fate === 'ok').length;
-      stats.failed500 += receiver.arrivals.filter((a) => a.fate === 'status500').length;
-      stats.resets += receiver.arrivals.filter((a) => a.fate === 'reset').length;
-      stats.hangs += receiver.arrivals.filter((a) => a.fate === 'hang').length;
-      stats.retries += receiver.arrivals.filter((a) => a.attempt > 0).length;
-    } finally {
-      await h.mock.services.webhooks.idle();
-      await served.close();
-      await receiver.close();
-      h.close();
-    }
-  }, 30_000 + EVENTS * TIMEOUT_MS * 0.25);
+    },
+    30_000 + EVENTS * TIMEOUT_MS * 0.25,
+  );
 });
 
 describe('a subscriber that never answers', () => {
@@ -141,7 +153,11 @@ describe('a subscriber that never answers', () => {
 
       const deposit = async () => {
         const q = await createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
-        expectStatus(await api.post('/v1/operations/deposits', { accountId: funded, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }), 201, 'deposit');
+        expectStatus(
+          await api.post('/v1/operations/deposits', { accountId: funded, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }),
+          201,
+          'deposit',
+        );
       };
       await deposit();
       await silent.waitFor(1); // its first delivery is now hanging
@@ -193,4 +209,3 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   }
   return out;
 }
-

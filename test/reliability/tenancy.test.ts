@@ -26,7 +26,8 @@ afterAll(() => report('tenancy.test.ts', stats));
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 function expectUnauthorized(answer: Answer, what: string): void {
-  if (answer.status !== 401 || answer.body?.code !== 'UNAUTHORIZED') throw new Error(`${what}: expected 401 UNAUTHORIZED, got ${answer.status} ${answer.text.slice(0, 300)}`);
+  if (answer.status !== 401 || answer.body?.code !== 'UNAUTHORIZED')
+    throw new Error(`${what}: expected 401 UNAUTHORIZED, got ${answer.status} ${answer.text.slice(0, 300)}`);
   stats.forgedTokens++;
 }
 
@@ -47,9 +48,15 @@ describe('tokens', () => {
   });
 
   /** Signs claims with the mock's own secret: only the changed claim or header can make it fail. */
-  async function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}, key: string = h.mock.deps.config.secret): Promise<string> {
+  async function signed(
+    claims: Record<string, unknown>,
+    header: Record<string, unknown> = {},
+    key: string = h.mock.deps.config.secret,
+  ): Promise<string> {
     const base = decodeJwt(real);
-    return new SignJWT({ ...base, ...claims } as Record<string, unknown>).setProtectedHeader({ ...decodeProtectedHeader(real), ...header, alg: (header.alg as string) ?? 'HS256' } as { alg: string }).sign(new TextEncoder().encode(key));
+    return new SignJWT({ ...base, ...claims } as Record<string, unknown>)
+      .setProtectedHeader({ ...decodeProtectedHeader(real), ...header, alg: (header.alg as string) ?? 'HS256' } as { alg: string })
+      .sign(new TextEncoder().encode(key));
   }
 
   it('the genuine token, and one re-signed with the mock secret and the same claims, are accepted (the control)', async () => {
@@ -89,7 +96,13 @@ describe('tokens', () => {
   it('a token expired by the mock clock is 401, whether or not it was used before', async () => {
     const used = real;
     expectStatus(await withToken(used).get('/api/accounts?limit=1'), 200, 'fresh token');
-    const unused = (await served.send({ method: 'POST', path: '/api/oauth/client/token', body: { clientId: d.c2.clientId, clientSecret: d.c2.clientSecret } })).body.accessToken as string;
+    const unused = (
+      await served.send({
+        method: 'POST',
+        path: '/api/oauth/client/token',
+        body: { clientId: d.c2.clientId, clientSecret: d.c2.clientSecret },
+      })
+    ).body.accessToken as string;
     h.mock.deps.clock.advance((h.mock.deps.config.tokenLifetimeSeconds - 1) * 1000);
     expectStatus(await withToken(used).get('/api/accounts?limit=1'), 200, 'a second before expiry');
     h.mock.deps.clock.advance(1000);
@@ -101,8 +114,15 @@ describe('tokens', () => {
     expectStatus(await withToken(real).get('/api/accounts?limit=1'), 200, 'before deletion');
     await h.mock.deps.store.update('customer', c1, (r) => ({ ...r, deleted: true }));
     expectUnauthorized(await withToken(real).get('/api/accounts?limit=1'), 'deleted customer, cached token');
-    expectUnauthorized(await withToken(await signed({ jti: randomUUID() })).get('/v1/operations'), 'deleted customer, new token signed by the mock');
-    const issue = await served.send({ method: 'POST', path: '/api/oauth/client/token', body: { clientId: d.c1.clientId, clientSecret: d.c1.clientSecret } });
+    expectUnauthorized(
+      await withToken(await signed({ jti: randomUUID() })).get('/v1/operations'),
+      'deleted customer, new token signed by the mock',
+    );
+    const issue = await served.send({
+      method: 'POST',
+      path: '/api/oauth/client/token',
+      body: { clientId: d.c1.clientId, clientSecret: d.c1.clientSecret },
+    });
     expect(issue.status).toBe(401);
     expect(issue.body.code).toBe('INVALID_CLIENT');
     // The other customer is untouched.
@@ -113,7 +133,12 @@ describe('tokens', () => {
     const forged = `${b64({ alg: 'none', typ: 'at+jwt' })}.${real.split('.')[1]}.`;
     for (const op of h.mock.contract.operations.filter((o) => o.security)) {
       const path = op.path.replace(/\{[^}]+\}/g, () => randomUUID());
-      const answer = await served.send({ method: op.method.toUpperCase(), path, headers: { authorization: `Bearer ${forged}`, 'x-idempotency-key': randomUUID() }, body: op.hasBody ? {} : undefined });
+      const answer = await served.send({
+        method: op.method.toUpperCase(),
+        path,
+        headers: { authorization: `Bearer ${forged}`, 'x-idempotency-key': randomUUID() },
+        body: op.hasBody ? {} : undefined,
+      });
       expectUnauthorized(answer, `${op.operationId} with alg none`);
       expect(answerProblems(h.mock.contract, op, answer)).toEqual([]);
     }
@@ -141,19 +166,34 @@ describe('tenancy', () => {
     r2 = await startReceiver();
     const funded1 = d.funded(c1).id;
     const funded2 = d.funded(c2).id;
-    mine.subscriptionId = expectStatus(await one.post('/api/subscriptions', { url: r1.url, includeAll: true }), 201, 'c1 subscription').body.id;
+    mine.subscriptionId = expectStatus(
+      await one.post('/api/subscriptions', { url: r1.url, includeAll: true }),
+      201,
+      'c1 subscription',
+    ).body.id;
     expectStatus(await two.post('/api/subscriptions', { url: r2.url, includeAll: true }), 201, 'c2 subscription');
     // Customer 1's events: an operation created and completed, a beneficiary instruction; customer 2's too.
     const q1 = await createQuote(one, { accountId: funded1, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '10.00' });
-    const op1 = expectStatus(await one.post('/v1/operations/deposits', { accountId: funded1, quoteId: q1.id, fundingInstruction: { rail: 'PIX' } }), 201, 'c1 deposit').body;
+    const op1 = expectStatus(
+      await one.post('/v1/operations/deposits', { accountId: funded1, quoteId: q1.id, fundingInstruction: { rail: 'PIX' } }),
+      201,
+      'c1 deposit',
+    ).body;
     await h.mock.services.operations.settle(c1, op1.id);
     expectStatus(
-      await one.post(`/v1/beneficiaries/${d.beneficiaryOf(c1).id}/paymentInstructions`, { asset: 'USDT', address: { rail: 'PIX_KEY', dictKey: 'c1-secret@example.com.br' } }),
+      await one.post(`/v1/beneficiaries/${d.beneficiaryOf(c1).id}/paymentInstructions`, {
+        asset: 'USDT',
+        address: { rail: 'PIX_KEY', dictKey: 'c1-secret@example.com.br' },
+      }),
       201,
       'c1 instruction',
     );
     const q2 = await createQuote(two, { accountId: funded2, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '5.00' });
-    const op2 = expectStatus(await two.post('/v1/operations/deposits', { accountId: funded2, quoteId: q2.id, fundingInstruction: { rail: 'PIX' } }), 201, 'c2 deposit').body;
+    const op2 = expectStatus(
+      await two.post('/v1/operations/deposits', { accountId: funded2, quoteId: q2.id, fundingInstruction: { rail: 'PIX' } }),
+      201,
+      'c2 deposit',
+    ).body;
     await h.mock.services.operations.settle(c2, op2.id);
     await h.mock.services.webhooks.idle();
     mine.accountId = d.editable(c1).id;
@@ -171,11 +211,19 @@ describe('tenancy', () => {
       'c1-secret@example.com.br',
       ...(await store.all('account', c1)).flatMap((r) => {
         const owner = r.account.owner;
-        return [r.account.id, owner.taxId.value, ...(owner.type === 'COMPANY' ? [owner.legalName] : [`${owner.firstName} ${owner.lastName}`])];
+        return [
+          r.account.id,
+          owner.taxId.value,
+          ...(owner.type === 'COMPANY' ? [owner.legalName] : [`${owner.firstName} ${owner.lastName}`]),
+        ];
       }),
       ...(await store.all('quote', c1)).map((q) => q.id),
       ...(await store.all('operation', c1)).map((o) => o.id),
-      ...(await store.all('beneficiary', c1)).flatMap((b) => [b.id, ...b.paymentInstructions.map((pi) => pi.id), ...b.paymentInstructions.map((pi) => pi.address.dictKey)]),
+      ...(await store.all('beneficiary', c1)).flatMap((b) => [
+        b.id,
+        ...b.paymentInstructions.map((pi) => pi.id),
+        ...b.paymentInstructions.map((pi) => pi.address.dictKey),
+      ]),
       ...(await store.all('subscription', c1)).map((s) => s.subscription.id),
       ...(await store.all('executionLog', mine.subscriptionId!)).flatMap((l) => [l.id, l.messageId]),
     ];
@@ -222,13 +270,16 @@ describe('tenancy', () => {
     const withIds = h.mock.contract.operations.filter((op) => op.pathParams.length > 0);
     expect(withIds.length).toBeGreaterThanOrEqual(11);
     for (const op of withIds) {
-      for (const name of op.pathParams) if (!mine[name]) throw new Error(`${op.operationId}: no customer-1 id known for path parameter ${name}; teach this test about it`);
-      if (op.hasBody && op.bodyRequired && !(op.operationId in BODIES)) throw new Error(`${op.operationId}: no valid body known; teach this test about it`);
+      for (const name of op.pathParams)
+        if (!mine[name]) throw new Error(`${op.operationId}: no customer-1 id known for path parameter ${name}; teach this test about it`);
+      if (op.hasBody && op.bodyRequired && !(op.operationId in BODIES))
+        throw new Error(`${op.operationId}: no valid body known; teach this test about it`);
       const ids = op.pathParams.map((name) => mine[name]!);
       const unknown = op.pathParams.map(() => randomUUID());
       const fill = (values: string[]) => op.pathParams.reduce((p, name, i) => p.replace(`{${name}}`, values[i]!), op.path);
       const theirs = await as2(op, fill(ids));
-      if (theirs.status !== 404 || theirs.body?.code !== 'RESOURCE_NOT_FOUND') throw new Error(`${op.operationId}: customer 2 on customer 1's ids got ${theirs.status} ${theirs.text.slice(0, 300)}`);
+      if (theirs.status !== 404 || theirs.body?.code !== 'RESOURCE_NOT_FOUND')
+        throw new Error(`${op.operationId}: customer 2 on customer 1's ids got ${theirs.status} ${theirs.text.slice(0, 300)}`);
       expect(answerProblems(h.mock.contract, op, theirs)).toEqual([]);
       expect(leaks(theirs.text, ids)).toEqual([]);
       // Exactly like an id nobody has: the same answer with the ids swapped.
@@ -257,20 +308,62 @@ describe('tenancy', () => {
     const foreignQuote = (await createQuote(one, { accountId: funded1, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })).id;
     const ownQuote = (await createQuote(two, { accountId: funded2, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })).id;
     const attempts: Array<[string, string, unknown, number, string]> = [
-      ['quote on their account', '/v1/quotes', { accountId: funded1, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }, 404, 'RESOURCE_NOT_FOUND'],
-      ['deposit with their quote', '/v1/operations/deposits', { accountId: funded2, quoteId: foreignQuote, fundingInstruction: { rail: 'PIX' } }, 422, 'QUOTE_NOT_FOUND'],
+      [
+        'quote on their account',
+        '/v1/quotes',
+        { accountId: funded1, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' },
+        404,
+        'RESOURCE_NOT_FOUND',
+      ],
+      [
+        'deposit with their quote',
+        '/v1/operations/deposits',
+        { accountId: funded2, quoteId: foreignQuote, fundingInstruction: { rail: 'PIX' } },
+        422,
+        'QUOTE_NOT_FOUND',
+      ],
       ['swap with their quote', '/v1/operations/swaps', { accountId: funded2, quoteId: foreignQuote }, 422, 'QUOTE_NOT_FOUND'],
-      ['deposit into their account', '/v1/operations/deposits', { accountId: funded1, quoteId: foreignQuote, fundingInstruction: { rail: 'PIX' } }, 404, 'RESOURCE_NOT_FOUND'],
-      ['withdrawal to their beneficiary', '/v1/operations/withdrawals', { accountId: funded2, quoteId: ownQuote, beneficiary: { mode: 'REFERENCE', id: mine.beneficiaryId } }, 404, 'RESOURCE_NOT_FOUND'],
-      ['transfer into their account', '/v1/operations/transfers', { accountId: funded2, targetAccountId: funded1, asset: 'BRL', amount: '1.00' }, 404, 'RESOURCE_NOT_FOUND'],
-      ['transfer out of their account', '/v1/operations/transfers', { accountId: funded1, targetAccountId: funded2, asset: 'BRL', amount: '1.00' }, 404, 'RESOURCE_NOT_FOUND'],
+      [
+        'deposit into their account',
+        '/v1/operations/deposits',
+        { accountId: funded1, quoteId: foreignQuote, fundingInstruction: { rail: 'PIX' } },
+        404,
+        'RESOURCE_NOT_FOUND',
+      ],
+      [
+        'withdrawal to their beneficiary',
+        '/v1/operations/withdrawals',
+        { accountId: funded2, quoteId: ownQuote, beneficiary: { mode: 'REFERENCE', id: mine.beneficiaryId } },
+        404,
+        'RESOURCE_NOT_FOUND',
+      ],
+      [
+        'transfer into their account',
+        '/v1/operations/transfers',
+        { accountId: funded2, targetAccountId: funded1, asset: 'BRL', amount: '1.00' },
+        404,
+        'RESOURCE_NOT_FOUND',
+      ],
+      [
+        'transfer out of their account',
+        '/v1/operations/transfers',
+        { accountId: funded1, targetAccountId: funded2, asset: 'BRL', amount: '1.00' },
+        404,
+        'RESOURCE_NOT_FOUND',
+      ],
     ];
     for (const [what, path, body, status, code] of attempts) {
       const answer = await two.post(path, body);
       stats.crossTenantRequests++;
-      if (answer.status !== status || answer.body.code !== code) throw new Error(`${what}: expected ${status} ${code}, got ${answer.status} ${answer.text.slice(0, 300)}`);
+      if (answer.status !== status || answer.body.code !== code)
+        throw new Error(`${what}: expected ${status} ${code}, got ${answer.status} ${answer.text.slice(0, 300)}`);
       const named = JSON.stringify(body);
-      expect(leaks(answer.text, secrets.filter((s) => named.includes(s)))).toEqual([]);
+      expect(
+        leaks(
+          answer.text,
+          secrets.filter((s) => named.includes(s)),
+        ),
+      ).toEqual([]);
     }
     // Their quote is still theirs to use.
     expect((await one.get(`/v1/quotes/${foreignQuote}`)).body.status).toBe('OPEN');
@@ -309,7 +402,13 @@ describe('tenancy', () => {
 
   it("customer 2's lists and execution logs, walked in both orders, never contain customer 1's ids", async () => {
     const subscriptions = await walkAll(two, '/v1/subscriptions');
-    const lists = ['/api/accounts', '/v1/operations', '/v1/beneficiaries', '/v1/subscriptions', ...subscriptions.map((s) => `/v1/subscriptions/${s.id}/executionLogs`)];
+    const lists = [
+      '/api/accounts',
+      '/v1/operations',
+      '/v1/beneficiaries',
+      '/v1/subscriptions',
+      ...subscriptions.map((s) => `/v1/subscriptions/${s.id}/executionLogs`),
+    ];
     for (const list of lists) {
       for (const order of ['DESCENDING', 'ASCENDING']) {
         const items = await walkAll(two, `${list}?sortOrder=${order}`);
@@ -323,7 +422,11 @@ describe('tenancy', () => {
   it("customer 1's webhooks never reach customer 2's subscription", async () => {
     // More events of both, after the lists above.
     const q = await createQuote(one, { accountId: d.funded(c1).id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
-    expectStatus(await one.post('/v1/operations/deposits', { accountId: d.funded(c1).id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }), 201, 'c1 deposit');
+    expectStatus(
+      await one.post('/v1/operations/deposits', { accountId: d.funded(c1).id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }),
+      201,
+      'c1 deposit',
+    );
     await h.mock.services.webhooks.idle();
     expect(r1.received.length).toBeGreaterThan(0);
     expect(r2.received.length).toBeGreaterThan(0);

@@ -27,7 +27,13 @@ beforeAll(async () => {
   target = await listeningMock();
   receiver = await startReceiver();
   // demo-client's endpoint for every event type, so each trigger can be seen arriving.
-  const token = (await (await fetch(`${target.url}/api/oauth/client/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'demo-client', clientSecret: 'demo-secret' }) })).json()) as { accessToken: string };
+  const token = (await (
+    await fetch(`${target.url}/api/oauth/client/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: 'demo-client', clientSecret: 'demo-secret' }),
+    })
+  ).json()) as { accessToken: string };
   const sub = await fetch(`${target.url}/api/subscriptions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token.accessToken}`, 'x-idempotency-key': crypto.randomUUID() },
@@ -63,14 +69,24 @@ describe('fos-mock scenario run', () => {
     writeFileSync(wrong, 'name: wrong\nsteps:\n  - call: GET /api/accounts\n    expect: {status: 200, body: {meta: {total: 99}}}\n');
     const malformed = join(folder, 'malformed.yaml');
     writeFileSync(malformed, 'name: malformed\nsteps:\n  - clock: soon\n');
-    const { stdout, stderr, exitCode } = await fosMock('scenario', 'run', wrong, malformed, join(scenarios, 'quote-expires.yaml'), '--url', target.url);
+    const { stdout, stderr, exitCode } = await fosMock(
+      'scenario',
+      'run',
+      wrong,
+      malformed,
+      join(scenarios, 'quote-expires.yaml'),
+      '--url',
+      target.url,
+    );
     expect(exitCode).toBe(1);
     expect(stdout).toContain('  ✗ 1/1 GET /api/accounts 200');
     expect(stdout).toContain('      body.meta.total: expected 99, got 3\n');
     expect(stdout).toContain('✗ wrong: failed at step 1/1 (GET /api/accounts)');
     expect(stdout).toContain('✓ quote expires before use');
     expect(stdout.trim().split('\n').at(-1)).toBe('3 scenarios: 1 passed, 2 failed');
-    expect(stderr).toBe(`✗ ${malformed}: step 1 (clock soon), field clock: must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds\n`);
+    expect(stderr).toBe(
+      `✗ ${malformed}: step 1 (clock soon), field clock: must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds\n`,
+    );
   });
 
   it('without --url, starts an in-process mock for the run and stops it', async () => {
@@ -94,10 +110,14 @@ describe('fos-mock snapshot and clock', () => {
     expect(saved.exitCode).toBe(0);
     const snapshot = JSON.parse(readFileSync(file, 'utf8'));
     expect(snapshot).toMatchObject({ version: 1, clock: { frozen: true } });
-    expect(saved.stdout).toMatch(new RegExp(`^saved the state of ${target.url} to ${file}: \\d+ records, mock clock ${snapshot.clock.now} \\(frozen\\)\\n$`));
+    expect(saved.stdout).toMatch(
+      new RegExp(`^saved the state of ${target.url} to ${file}: \\d+ records, mock clock ${snapshot.clock.now} \\(frozen\\)\\n$`),
+    );
 
     const moved = await fosMock('clock', 'advance', '1h', '--url', target.url);
-    expect(moved.stdout).toBe(`mock clock advanced by 1h: now ${new Date(Date.parse(snapshot.clock.now) + 3_600_000).toISOString()} (frozen)\n`);
+    expect(moved.stdout).toBe(
+      `mock clock advanced by 1h: now ${new Date(Date.parse(snapshot.clock.now) + 3_600_000).toISOString()} (frozen)\n`,
+    );
     expect((await controlGet('/clock')).now).not.toBe(snapshot.clock.now);
 
     const loaded = await fosMock('snapshot', 'load', file, '--url', target.url);
@@ -119,16 +139,24 @@ describe('fos-mock snapshot and clock', () => {
   it('clock advance refuses what is not a duration', async () => {
     const { stderr, exitCode } = await fosMock('clock', 'advance', 'soon', '--url', target.url);
     expect(exitCode).toBe(1);
-    expect(stderr).toBe('fos-mock: "soon" is not a duration: write 250ms, 30s, 5m, 1h30m or 2d (units d h m s ms, in that order), or milliseconds\n');
+    expect(stderr).toBe(
+      'fos-mock: "soon" is not a duration: write 250ms, 30s, 5m, 1h30m or 2d (units d h m s ms, in that order), or milliseconds\n',
+    );
   });
 
   it('When the control API is off, then it says so', async () => {
     const off = await listeningMock({ controlApi: false });
     try {
-      for (const args of [['clock', 'advance', '5s'], ['snapshot', 'save', join(folder, 'x.json')], ['trigger', 'OPERATION_COMPLETED']]) {
+      for (const args of [
+        ['clock', 'advance', '5s'],
+        ['snapshot', 'save', join(folder, 'x.json')],
+        ['trigger', 'OPERATION_COMPLETED'],
+      ]) {
         const { stderr, exitCode } = await fosMock(...args, '--url', off.url);
         expect(exitCode).toBe(1);
-        expect(stderr).toBe(`fos-mock: the control API is off at ${off.url} (GET /_mock/health answers 404): start the mock without --no-control-api / CONTROL_API=off\n`);
+        expect(stderr).toBe(
+          `fos-mock: the control API is off at ${off.url} (GET /_mock/health answers 404): start the mock without --no-control-api / CONTROL_API=off\n`,
+        );
       }
     } finally {
       await off.stop();
@@ -168,7 +196,9 @@ describe('fos-mock trigger', () => {
   it('ACCOUNT_ASSET_* with no ONBOARDING asset left: a fresh customer, its credentials printed', async () => {
     const { stdout, exitCode } = await fosMock('trigger', 'account_asset_activated', '--url', target.url);
     expect(exitCode).toBe(0);
-    expect(stdout).toContain('ACCOUNT_ASSET_ACTIVATED needs an asset still ONBOARDING and this customer has none left: making a fresh customer (POST /_mock/customers)');
+    expect(stdout).toContain(
+      'ACCOUNT_ASSET_ACTIVATED needs an asset still ONBOARDING and this customer has none left: making a fresh customer (POST /_mock/customers)',
+    );
     expect(stdout).toMatch(/A fresh customer was made: clientId=client-[0-9a-f]{8} clientSecret=\S+ \(customer [0-9a-f-]{36}\)\./);
     expect(types()).toEqual([]); // demo-client's endpoint hears nothing of another customer
   });
@@ -176,21 +206,36 @@ describe('fos-mock trigger', () => {
   it('ACCOUNT_CREATED needs a fresh customer, and says nobody could hear it yet', async () => {
     const { stdout, exitCode } = await fosMock('trigger', 'ACCOUNT_CREATED', '--url', target.url);
     expect(exitCode).toBe(0);
-    expect(stdout).toContain('ACCOUNT_CREATED fires when an account is created, which only a fresh customer does: making a fresh customer (POST /_mock/customers)');
+    expect(stdout).toContain(
+      'ACCOUNT_CREATED fires when an account is created, which only a fresh customer does: making a fresh customer (POST /_mock/customers)',
+    );
     expect(stdout).toMatch(/Trigger succeeded: ACCOUNT_CREATED for 3 accounts of fresh customer client-[0-9a-f]{8}\./);
     expect(stdout).toMatch(/clientId=client-[0-9a-f]{8} clientSecret=\S+/);
     expect(stdout).toContain('nothing was delivered');
   });
 
   it('of another customer: only its own endpoints; with wrong credentials or an unknown event, a clear error', async () => {
-    const other = await fosMock('trigger', 'OPERATION_REQUESTED', '--client-id', 'demo-client-2', '--client-secret', 'demo-secret-2', '--url', target.url);
+    const other = await fosMock(
+      'trigger',
+      'OPERATION_REQUESTED',
+      '--client-id',
+      'demo-client-2',
+      '--client-secret',
+      'demo-secret-2',
+      '--url',
+      target.url,
+    );
     expect(other.exitCode).toBe(0);
-    expect(other.stdout).toContain('No subscription of demo-client-2 listens for OPERATION_REQUESTED: subscribe an endpoint (POST /api/subscriptions) to receive it.');
+    expect(other.stdout).toContain(
+      'No subscription of demo-client-2 listens for OPERATION_REQUESTED: subscribe an endpoint (POST /api/subscriptions) to receive it.',
+    );
     expect(types()).toEqual([]);
 
     const refused = await fosMock('trigger', 'OPERATION_REQUESTED', '--client-secret', 'wrong', '--url', target.url);
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toBe('fos-mock: cannot log in as demo-client: the mock answered 401 INVALID_CLIENT: Unknown client or wrong client secret.\n');
+    expect(refused.stderr).toBe(
+      'fos-mock: cannot log in as demo-client: the mock answered 401 INVALID_CLIENT: Unknown client or wrong client secret.\n',
+    );
 
     const unknown = await fosMock('trigger', 'PAYMENT_SENT', '--url', target.url);
     expect(unknown.exitCode).toBe(1);
@@ -201,7 +246,10 @@ describe('fos-mock trigger', () => {
 describe('as a real process', () => {
   it('a failing scenario exits 1 with the message and no stack trace; the in-process mock lets the process end', () => {
     const wrong = join(folder, 'process.yaml');
-    writeFileSync(wrong, 'name: wrong in a process\nsteps:\n  - call: POST /v1/quotes\n    body: {accountId: "{{accounts.funded}}", sourceAsset: BRL, targetAsset: BRL, sourceAmount: "1.00"}\n    expect: {status: 200}\n');
+    writeFileSync(
+      wrong,
+      'name: wrong in a process\nsteps:\n  - call: POST /v1/quotes\n    body: {accountId: "{{accounts.funded}}", sourceAsset: BRL, targetAsset: BRL, sourceAmount: "1.00"}\n    expect: {status: 200}\n',
+    );
     const run = spawnSync(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'scenario', 'run', wrong], {
       encoding: 'utf8',
       env: { ...process.env, FOS_MOCK_URL: '' },

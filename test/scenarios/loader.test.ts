@@ -56,12 +56,17 @@ steps:
   });
 
   it('When required parts are missing, then it says which', () => {
-    expect(problemsOf(() => parseScenario('description: no name, no steps\n')).problems).toEqual(['field name: is required', 'field steps: is required']);
+    expect(problemsOf(() => parseScenario('description: no name, no steps\n')).problems).toEqual([
+      'field name: is required',
+      'field steps: is required',
+    ]);
     expect(problemsOf(() => parseScenario('name: x\nsteps: []\n')).problems).toEqual(['field steps: must NOT have fewer than 1 items']);
   });
 
   it('When a step is not a mapping, then it says so rather than listing every key', () => {
-    expect(problemsOf(() => parseScenario('name: x\nsteps:\n  - POST /v1/quotes\n')).problems).toEqual(['step 1: must be a mapping (key: value), got "POST /v1/quotes"']);
+    expect(problemsOf(() => parseScenario('name: x\nsteps:\n  - POST /v1/quotes\n')).problems).toEqual([
+      'step 1: must be a mapping (key: value), got "POST /v1/quotes"',
+    ]);
   });
 
   it('When receivers and event expectations are wrong, then it names the receiver or the event', () => {
@@ -79,7 +84,9 @@ steps:
     expect(problems).toEqual([
       'receiver hooks, field script[1]: must be an HTTP status (100-599), hang or reset',
       'receiver hooks, field fallback: must be an HTTP status (100-599), hang or reset',
-      expect.stringMatching(/^step 1, field expect-events\.types\[0\]: must be one of ACCOUNT_CREATED, .*OPERATION_ACTION_REQUIRED, got "OPERATION_DONE"$/),
+      expect.stringMatching(
+        /^step 1, field expect-events\.types\[0\]: must be one of ACCOUNT_CREATED, .*OPERATION_ACTION_REQUIRED, got "OPERATION_DONE"$/,
+      ),
       'step 2, field expect-events: needs exactly one of types (the exact ordered list) or contains',
       'step 3 (GET /x), field save: the name "customer" is not allowed: names are letters, digits and _ (not starting with a digit), and not customer, accounts or receivers (built-ins)',
       'step 3 (GET /x), field save.ok: must be a path into the answer: status, headers.<name> or body.<path> (e.g. body.data[0].id)',
@@ -128,7 +135,13 @@ steps:
   });
 
   it('accepts a scenario given as an object, with the same checks', () => {
-    expect(checkScenario({ name: 'x', customer: 'demo', steps: [{ call: 'GET /api/accounts', save: { first: 'body.data[0].id' } }, { call: 'GET /api/accounts/{{first}}' }] })).toMatchObject({ name: 'x' });
+    expect(
+      checkScenario({
+        name: 'x',
+        customer: 'demo',
+        steps: [{ call: 'GET /api/accounts', save: { first: 'body.data[0].id' } }, { call: 'GET /api/accounts/{{first}}' }],
+      }),
+    ).toMatchObject({ name: 'x' });
     expect(problemsOf(() => checkScenario({ name: 'x', steps: [{ clock: true }] })).problems).toEqual([
       'step 1, field clock: must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds',
     ]);

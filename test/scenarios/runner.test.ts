@@ -14,15 +14,31 @@ beforeAll(async () => {
 });
 afterAll(() => target.stop());
 
-const quote = { call: 'POST /v1/quotes', body: { accountId: '{{accounts.funded}}', sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' }, expect: { status: 201 }, save: { quoteId: 'body.id' } };
-const deposit = { call: 'POST /v1/operations/deposits', body: { accountId: '{{accounts.funded}}', quoteId: '{{quoteId}}', fundingInstruction: { rail: 'PIX' } }, expect: { status: 201 }, save: { op: 'body.id' } };
+const quote = {
+  call: 'POST /v1/quotes',
+  body: { accountId: '{{accounts.funded}}', sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' },
+  expect: { status: 201 },
+  save: { quoteId: 'body.id' },
+};
+const deposit = {
+  call: 'POST /v1/operations/deposits',
+  body: { accountId: '{{accounts.funded}}', quoteId: '{{quoteId}}', fundingInstruction: { rail: 'PIX' } },
+  expect: { status: 201 },
+  save: { op: 'body.id' },
+};
 
 describe('a scenario that is wrong', () => {
   it('When a step expects what did not happen, then the run stops there and says what differed, with the path', async () => {
     const progress: StepProgress[] = [];
     const wrong: Scenario = {
       name: 'settles without moving the clock (wrong)',
-      steps: [quote, deposit, { call: 'GET /v1/operations/{{op}}', expect: { status: 200, body: { currentState: { status: 'COMPLETED' } } } }, { clock: '5s' }, { call: 'GET /v1/operations/{{op}}' }],
+      steps: [
+        quote,
+        deposit,
+        { call: 'GET /v1/operations/{{op}}', expect: { status: 200, body: { currentState: { status: 'COMPLETED' } } } },
+        { clock: '5s' },
+        { call: 'GET /v1/operations/{{op}}' },
+      ],
     };
     const result = await runScenario(wrong, { baseUrl: target.url, onStep: (p) => progress.push(p) });
     expect(result).toMatchObject({ name: 'settles without moving the clock (wrong)', passed: false, total: 5 });
@@ -34,16 +50,33 @@ describe('a scenario that is wrong', () => {
       status: 200,
       error: 'body.currentState.status: expected "COMPLETED", got "REQUESTED"',
     });
-    expect(progress.map((p) => `${p.index}/${p.total} ${p.state}`)).toEqual(['1/5 running', '1/5 passed', '2/5 running', '2/5 passed', '3/5 running', '3/5 failed']);
+    expect(progress.map((p) => `${p.index}/${p.total} ${p.state}`)).toEqual([
+      '1/5 running',
+      '1/5 passed',
+      '2/5 running',
+      '2/5 passed',
+      '3/5 running',
+      '3/5 failed',
+    ]);
   });
 
   it('When the status differs, then it gives the Error body code and message', async () => {
-    const result = await runScenario({ name: 'expired quote used (wrong)', steps: [quote, { clock: '31s' }, deposit] }, { baseUrl: target.url });
-    expect(result.steps[2]).toMatchObject({ ok: false, status: 422, error: expect.stringMatching(/^status: expected 201, got 422 QUOTE_EXPIRED: /) });
+    const result = await runScenario(
+      { name: 'expired quote used (wrong)', steps: [quote, { clock: '31s' }, deposit] },
+      { baseUrl: target.url },
+    );
+    expect(result.steps[2]).toMatchObject({
+      ok: false,
+      status: 422,
+      error: expect.stringMatching(/^status: expected 201, got 422 QUOTE_EXPIRED: /),
+    });
   });
 
   it('When no expected status is given, then anything but a 2xx fails the step', async () => {
-    const result = await runScenario({ name: 'unknown operation', steps: [{ call: 'GET /v1/operations/00000000-0000-4000-8000-000000000000' }] }, { baseUrl: target.url });
+    const result = await runScenario(
+      { name: 'unknown operation', steps: [{ call: 'GET /v1/operations/00000000-0000-4000-8000-000000000000' }] },
+      { baseUrl: target.url },
+    );
     expect(result.steps[0]?.error).toMatch(/^status: expected a 2xx, got 404 RESOURCE_NOT_FOUND: /);
   });
 
@@ -68,7 +101,9 @@ describe('a scenario that is wrong', () => {
       { baseUrl: target.url },
     );
     expect(result.steps.map((s) => s.ok)).toEqual([true, true, true, true, false]);
-    expect(result.steps[4]?.error).toBe('receiver hooks: expected events [OPERATION_REQUESTED, OPERATION_COMPLETED], got [OPERATION_REQUESTED]');
+    expect(result.steps[4]?.error).toBe(
+      'receiver hooks: expected events [OPERATION_REQUESTED, OPERATION_COMPLETED], got [OPERATION_REQUESTED]',
+    );
   });
 });
 
@@ -78,11 +113,23 @@ describe('built-ins and the customer', () => {
       {
         name: 'fresh built-ins',
         steps: [
-          { call: 'GET /api/accounts/{{customer.accounts[0]}}', expect: { body: { id: '{{accounts.editable}}', customer: { id: '{{customer.id}}' }, currentState: { status: 'ACTION_REQUIRED' } } } },
-          { control: 'GET /accounts/{{customer.accounts[1]}}/balances', expect: { body: { accountId: '{{accounts.funded}}', balances: { BRL: '25000.00', USDT: '1500.000000' } } } },
+          {
+            call: 'GET /api/accounts/{{customer.accounts[0]}}',
+            expect: {
+              body: { id: '{{accounts.editable}}', customer: { id: '{{customer.id}}' }, currentState: { status: 'ACTION_REQUIRED' } },
+            },
+          },
+          {
+            control: 'GET /accounts/{{customer.accounts[1]}}/balances',
+            expect: { body: { accountId: '{{accounts.funded}}', balances: { BRL: '25000.00', USDT: '1500.000000' } } },
+          },
           { control: 'GET /accounts/{{customer.accounts[2]}}/balances', expect: { body: { balances: { BRL: '5000.00' } } } },
           { call: 'GET /v1/beneficiaries/{{customer.beneficiaries[1]}}', expect: { status: 200 } },
-          { call: `GET /api/accounts/${d.funded(d.c1.id).id}`, name: 'demo-client’s account is not this customer’s', expect: { status: 404 } },
+          {
+            call: `GET /api/accounts/${d.funded(d.c1.id).id}`,
+            name: 'demo-client’s account is not this customer’s',
+            expect: { status: 404 },
+          },
         ],
       },
       { baseUrl: target.url },
@@ -102,7 +149,10 @@ describe('built-ins and the customer', () => {
             expect: { body: { id: d.funded(d.c1.id).id } },
           },
           { call: 'GET /api/accounts/{{accounts.editable}}', expect: { body: { id: d.editable(d.c1.id).id } } },
-          { call: 'GET /v1/beneficiaries/{{customer.beneficiaries[0]}}', expect: { body: { id: d.beneficiaryOf(d.c1.id).id, customerId: '{{customer.id}}' } } },
+          {
+            call: 'GET /v1/beneficiaries/{{customer.beneficiaries[0]}}',
+            expect: { body: { id: d.beneficiaryOf(d.c1.id).id, customerId: '{{customer.id}}' } },
+          },
         ],
       },
       { baseUrl: target.url },
@@ -111,9 +161,19 @@ describe('built-ins and the customer', () => {
   });
 
   it('reset: true starts from the fixtures: what an earlier run did is gone', async () => {
-    const before = await runScenario({ name: 'a demo deposit', customer: 'demo', steps: [quote, deposit, { call: 'GET /v1/operations', expect: { body: { meta: { total: 1 } } } }] }, { baseUrl: target.url });
+    const before = await runScenario(
+      {
+        name: 'a demo deposit',
+        customer: 'demo',
+        steps: [quote, deposit, { call: 'GET /v1/operations', expect: { body: { meta: { total: 1 } } } }],
+      },
+      { baseUrl: target.url },
+    );
     expect(before.passed).toBe(true);
-    const after = await runScenario({ name: 'after a reset', customer: 'demo', reset: true, steps: [{ call: 'GET /v1/operations', expect: { body: { data: [] } } }] }, { baseUrl: target.url });
+    const after = await runScenario(
+      { name: 'after a reset', customer: 'demo', reset: true, steps: [{ call: 'GET /v1/operations', expect: { body: { data: [] } } }] },
+      { baseUrl: target.url },
+    );
     expect(after.steps.filter((s) => !s.ok)).toEqual([]);
   });
 
@@ -141,7 +201,12 @@ describe('built-ins and the customer', () => {
         name: 'reset and hang',
         receivers: { bad: { script: ['reset', 'hang'], fallback: 204 } },
         steps: [
-          { call: 'POST /api/subscriptions', body: { url: '{{receivers.bad.url}}', allowRetry: true, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] }, expect: { status: 201 }, save: { sub: 'body.id' } },
+          {
+            call: 'POST /api/subscriptions',
+            body: { url: '{{receivers.bad.url}}', allowRetry: true, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] },
+            expect: { status: 201 },
+            save: { sub: 'body.id' },
+          },
           quote,
           deposit,
           { webhooks: 'idle' },
@@ -149,7 +214,15 @@ describe('built-ins and the customer', () => {
           { clock: '30s' },
           {
             call: 'GET /v1/subscriptions/{{sub}}/executionLogs?sortOrder=ASCENDING',
-            expect: { body: { data: [{ status: 'FAILED', httpStatus: 0 }, { status: 'FAILED', httpStatus: 0 }, { status: 'SUCCESS', httpStatus: 204 }] } },
+            expect: {
+              body: {
+                data: [
+                  { status: 'FAILED', httpStatus: 0 },
+                  { status: 'FAILED', httpStatus: 0 },
+                  { status: 'SUCCESS', httpStatus: 204 },
+                ],
+              },
+            },
           },
         ],
       },
@@ -160,7 +233,6 @@ describe('built-ins and the customer', () => {
 });
 
 describe('set-up errors are the user’s to fix, and say so', () => {
-
   it('When nothing listens at the URL, then it asks whether the mock is running', async () => {
     const port = await closedPort();
     await expect(runScenario({ name: 'x', steps: [{ clock: '1s' }] }, { baseUrl: `http://127.0.0.1:${port}` })).rejects.toMatchObject({
@@ -172,8 +244,17 @@ describe('set-up errors are the user’s to fix, and say so', () => {
   it('When the control API is off, then a scenario that needs it is refused; one that does not runs', async () => {
     const off = await listeningMock({ controlApi: false });
     try {
-      await expect(runScenario({ name: 'x', steps: [{ clock: '1s' }] }, { baseUrl: off.url })).rejects.toThrow(`the control API is off at ${off.url}`);
-      const plain = await runScenario({ name: 'public only', customer: 'demo', steps: [{ call: 'GET /api/accounts', expect: { status: 200 } }, { call: 'GET /api/accounts/{{accounts.funded}}' }] }, { baseUrl: off.url });
+      await expect(runScenario({ name: 'x', steps: [{ clock: '1s' }] }, { baseUrl: off.url })).rejects.toThrow(
+        `the control API is off at ${off.url}`,
+      );
+      const plain = await runScenario(
+        {
+          name: 'public only',
+          customer: 'demo',
+          steps: [{ call: 'GET /api/accounts', expect: { status: 200 } }, { call: 'GET /api/accounts/{{accounts.funded}}' }],
+        },
+        { baseUrl: off.url },
+      );
       expect(plain.steps.map((s) => s.ok)).toEqual([true, false]);
       expect(plain.steps[1]?.error).toMatch(/^\{\{accounts\.funded\}\} has no value/);
     } finally {
@@ -182,20 +263,29 @@ describe('set-up errors are the user’s to fix, and say so', () => {
   });
 
   it('When the credentials are wrong, then it says the mock refused them', async () => {
-    await expect(runScenario({ name: 'x', customer: { clientId: 'demo-client', clientSecret: 'nope' }, steps: [{ call: 'GET /api/accounts' }] }, { baseUrl: target.url })).rejects.toThrow(
-      'the mock refused the credentials of demo-client (401 INVALID_CLIENT: Unknown client or wrong client secret.)',
-    );
+    await expect(
+      runScenario(
+        { name: 'x', customer: { clientId: 'demo-client', clientSecret: 'nope' }, steps: [{ call: 'GET /api/accounts' }] },
+        { baseUrl: target.url },
+      ),
+    ).rejects.toThrow('the mock refused the credentials of demo-client (401 INVALID_CLIENT: Unknown client or wrong client secret.)');
   });
 
   it('When the URL is not one, then it says so', async () => {
-    await expect(runScenario({ name: 'x', steps: [{ clock: '1s' }] }, { baseUrl: 'localhost:4010' })).rejects.toThrow('is not an http(s) URL');
+    await expect(runScenario({ name: 'x', steps: [{ clock: '1s' }] }, { baseUrl: 'localhost:4010' })).rejects.toThrow(
+      'is not an http(s) URL',
+    );
   });
 });
 
 describe('the reporter', () => {
   it('prints one line per step, and what differed under a failed one', () => {
-    expect(formatStep({ index: 3, total: 9, title: 'POST /v1/quotes', state: 'passed', status: 201, ms: 12 })).toBe('  ✓ 3/9 POST /v1/quotes 201 (12 ms)');
-    expect(formatStep({ index: 4, total: 9, title: 'clock 5m', name: 'settle', state: 'failed', status: 400, ms: 2, error: 'a\nb' })).toBe('  ✗ 4/9 clock 5m 400 (2 ms) - settle\n      a\n      b');
+    expect(formatStep({ index: 3, total: 9, title: 'POST /v1/quotes', state: 'passed', status: 201, ms: 12 })).toBe(
+      '  ✓ 3/9 POST /v1/quotes 201 (12 ms)',
+    );
+    expect(formatStep({ index: 4, total: 9, title: 'clock 5m', name: 'settle', state: 'failed', status: 400, ms: 2, error: 'a\nb' })).toBe(
+      '  ✗ 4/9 clock 5m 400 (2 ms) - settle\n      a\n      b',
+    );
   });
 
   it('shows the step under way on a terminal only, and replaces it when the step ends', () => {

@@ -8,7 +8,9 @@ import { projectPath } from '../../spec/project-root';
 import { listeningMock, type ListeningMock } from './support';
 
 const folder = projectPath('fixtures', 'scenarios');
-const files = readdirSync(folder).filter((name) => name.endsWith('.yaml')).sort();
+const files = readdirSync(folder)
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
 
 let target: ListeningMock;
 beforeAll(async () => {
@@ -18,7 +20,15 @@ afterAll(() => target.stop());
 
 describe('the shipped scenarios', () => {
   it('are the five the README names, at least', () => {
-    expect(files).toEqual(expect.arrayContaining(['deposit-settles.yaml', 'withdrawal-insufficient-balance.yaml', 'quote-expires.yaml', 'webhook-retries.yaml', 'account-locked-after-review.yaml']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'deposit-settles.yaml',
+        'withdrawal-insufficient-balance.yaml',
+        'quote-expires.yaml',
+        'webhook-retries.yaml',
+        'account-locked-after-review.yaml',
+      ]),
+    );
   });
 
   it.each(files)('%s passes every step', async (file) => {

@@ -24,7 +24,12 @@ describe('templates', () => {
   });
 
   it('reads dotted paths with array indexes, and the built-ins', () => {
-    expect(render({ a: '{{customer.accounts[1]}}', b: ['{{accounts.funded}}', '{{receivers.hooks.url}}'], c: '{{customer.beneficiaries.0}}' }, context)).toEqual({
+    expect(
+      render(
+        { a: '{{customer.accounts[1]}}', b: ['{{accounts.funded}}', '{{receivers.hooks.url}}'], c: '{{customer.beneficiaries.0}}' },
+        context,
+      ),
+    ).toEqual({
       a: 'a-1',
       b: ['a-1', 'http://127.0.0.1:9/hooks/hooks'],
       c: 'b-0',
@@ -37,7 +42,9 @@ describe('templates', () => {
 
   it('When a name has no value, then it says which names are known', () => {
     expect(() => render('{{quoteid}}', context)).toThrow(TemplateError);
-    expect(() => render('{{quoteid}}', context)).toThrow('{{quoteid}} has no value (known names: accounts, amount, customer, quoteId, receivers)');
+    expect(() => render('{{quoteid}}', context)).toThrow(
+      '{{quoteid}} has no value (known names: accounts, amount, customer, quoteId, receivers)',
+    );
     expect(() => render('{{customer.accounts[7]}}', context)).toThrow('{{customer.accounts[7]}} has no value');
   });
 
@@ -67,7 +74,12 @@ describe('paths', () => {
 });
 
 describe('partial deep match', () => {
-  const operation = { id: 'op-1', currentState: { status: 'REQUESTED', createdAt: 'x' }, transactions: [{ status: 'CONFIRMED', amount: { value: '150.00' } }], tags: [] };
+  const operation = {
+    id: 'op-1',
+    currentState: { status: 'REQUESTED', createdAt: 'x' },
+    transactions: [{ status: 'CONFIRMED', amount: { value: '150.00' } }],
+    tags: [],
+  };
 
   it('When the expectation names a subset of the keys, then the others are ignored', () => {
     expect(partialMatch({ currentState: { status: 'REQUESTED' } }, operation)).toEqual([]);
@@ -85,7 +97,9 @@ describe('partial deep match', () => {
   });
 
   it('When a key is missing, then it says so', () => {
-    expect(describeDifferences(partialMatch({ reason: { code: 'X' } }, { id: 1 }, 'body'))).toBe('body.reason: expected {"code":"X"}, but it is missing');
+    expect(describeDifferences(partialMatch({ reason: { code: 'X' } }, { id: 1 }, 'body'))).toBe(
+      'body.reason: expected {"code":"X"}, but it is missing',
+    );
   });
 
   it('matches arrays item by item and requires the same length', () => {

@@ -34,7 +34,9 @@ function mediaExamples(): ExampleCase[] {
     }
   };
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of HTTP_METHODS) if (isObject((item as JsonObject)[method])) visitOperation(`${method.toUpperCase()} ${path}`, (item as JsonObject)[method] as JsonObject);
+    for (const method of HTTP_METHODS)
+      if (isObject((item as JsonObject)[method]))
+        visitOperation(`${method.toUpperCase()} ${path}`, (item as JsonObject)[method] as JsonObject);
   }
   for (const [event, item] of Object.entries((doc.webhooks ?? {}) as JsonObject)) {
     if (isObject((item as JsonObject).post)) visitOperation(`webhook ${event}`, (item as JsonObject).post as JsonObject);
@@ -90,7 +92,10 @@ describe('examples in the document', () => {
   });
 
   it('an unknown field or an unknown value of an open set is drift, not a failure', () => {
-    const account = structuredClone(cases.find((c) => c.where.startsWith('GET /api/accounts/{accountId} 200'))!.value) as Record<string, any>;
+    const account = structuredClone(cases.find((c) => c.where.startsWith('GET /api/accounts/{accountId} 200'))!.value) as Record<
+      string,
+      any
+    >;
     account.brandNewField = true;
     account.assets[0].status = 'SOME_NEW_STATUS';
     const result = contract().checkSchema('Account', account);
@@ -119,7 +124,12 @@ describe('the validator module', () => {
 
   it('declares X-Request-Id on every response of every operation', () => {
     for (const op of contract().operations) {
-      for (const [status, response] of op.responses) expect([op.operationId, status, response.requiredHeaders]).toEqual([op.operationId, status, expect.arrayContaining(['x-request-id'])]);
+      for (const [status, response] of op.responses)
+        expect([op.operationId, status, response.requiredHeaders]).toEqual([
+          op.operationId,
+          status,
+          expect.arrayContaining(['x-request-id']),
+        ]);
     }
   });
 
@@ -128,6 +138,9 @@ describe('the validator module', () => {
   });
 
   it('rejects a response with an undocumented status', () => {
-    expect(contract().byId.get('getAccount')!.checkResponse(418, { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' }, {}).errors[0]!.field).toBe('status');
+    expect(
+      contract().byId.get('getAccount')!.checkResponse(418, { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' }, {}).errors[0]!
+        .field,
+    ).toBe('status');
   });
 });

@@ -17,7 +17,11 @@ function breakOnce(text: string, from: string, to: string): string {
 describe('the house ruleset', () => {
   it('reports a lost X-Request-Id, a non-Error 4xx body, a missing idempotency header and a list without pagination', async () => {
     let text = readFileSync(projectPath('spec', 'openapi.yaml'), 'utf8');
-    text = breakOnce(text, "        X-Request-Id:\n          $ref: '#/components/headers/XRequestId'", "        X-Other:\n          $ref: '#/components/headers/XRequestId'");
+    text = breakOnce(
+      text,
+      "        X-Request-Id:\n          $ref: '#/components/headers/XRequestId'",
+      "        X-Other:\n          $ref: '#/components/headers/XRequestId'",
+    );
     text = breakOnce(text, "$ref: '#/components/schemas/Error'", "$ref: '#/components/schemas/Amount'");
     text = breakOnce(text, "        - $ref: '#/components/parameters/XIdempotencyKey'\n", '');
     text = breakOnce(text, "        - $ref: '#/components/parameters/Limit'\n", '');
@@ -26,12 +30,18 @@ describe('the house ruleset', () => {
       const broken = join(dir, 'openapi.yaml');
       writeFileSync(broken, text);
       const spectral = projectPath('node_modules', '.bin', 'spectral');
-      const output = await promisify(execFile)(spectral, ['lint', broken, '--ruleset', projectPath('spec', 'spectral.yaml'), '--format', 'json', '--quiet'], { maxBuffer: 1 << 24 }).then(
+      const output = await promisify(execFile)(
+        spectral,
+        ['lint', broken, '--ruleset', projectPath('spec', 'spectral.yaml'), '--format', 'json', '--quiet'],
+        { maxBuffer: 1 << 24 },
+      ).then(
         (r) => r.stdout,
         (e: { stdout: string }) => e.stdout,
       );
       const codes = new Set((JSON.parse(output) as Array<{ code: string }>).map((r) => r.code));
-      expect([...codes]).toEqual(expect.arrayContaining(['fos-response-x-request-id', 'fos-error-response-schema', 'fos-idempotency-key', 'fos-list-pagination']));
+      expect([...codes]).toEqual(
+        expect.arrayContaining(['fos-response-x-request-id', 'fos-error-response-schema', 'fos-idempotency-key', 'fos-list-pagination']),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

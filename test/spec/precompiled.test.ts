@@ -35,7 +35,8 @@ function variants(example: unknown): unknown[] {
 function examplesOf(doc: JsonObject, media: JsonObject | undefined): unknown[] {
   if (!media) return [];
   const out: unknown[] = media.example !== undefined ? [media.example] : [];
-  for (const example of Object.values(isObject(media.examples) ? media.examples : {})) out.push((deref(doc as never, example) as JsonObject).value);
+  for (const example of Object.values(isObject(media.examples) ? media.examples : {}))
+    out.push((deref(doc as never, example) as JsonObject).value);
   return out;
 }
 
@@ -73,7 +74,11 @@ describe('validators generated at build time', () => {
           for (const value of variants(example)) {
             const numeric = Number(status) || 400;
             const expected = op.checkResponse(numeric, REQUEST_ID, value);
-            expect([op.operationId, status, precompiled[i]!.checkResponse(numeric, REQUEST_ID, value)]).toEqual([op.operationId, status, expected]);
+            expect([op.operationId, status, precompiled[i]!.checkResponse(numeric, REQUEST_ID, value)]).toEqual([
+              op.operationId,
+              status,
+              expected,
+            ]);
             compared++;
             if (expected.errors.length + expected.drift.length > 0) failing++;
           }
@@ -87,7 +92,15 @@ describe('validators generated at build time', () => {
 
   it('coerce and default parameters as run-time validators do, and reject the same bad ones', () => {
     const list = (ops: OperationContract[]) => ops.find((op) => op.operationId === 'listOperations')!;
-    for (const query of [{}, { limit: '5' }, { limit: 'ten' }, { limit: '0' }, { limit: '101' }, { sortOrder: 'SIDEWAYS' }, { direction: 'NEXT', cursor: 'abc' }]) {
+    for (const query of [
+      {},
+      { limit: '5' },
+      { limit: 'ten' },
+      { limit: '0' },
+      { limit: '101' },
+      { sortOrder: 'SIDEWAYS' },
+      { direction: 'NEXT', cursor: 'abc' },
+    ]) {
       const parts = { params: {}, query, headers: {}, body: undefined };
       expect(list(precompiled).checkRequest(parts)).toEqual(list(runtime).checkRequest(parts));
     }
@@ -95,7 +108,12 @@ describe('validators generated at build time', () => {
 
   it('hold an open value set to its known values in the same words', () => {
     const quote = (ops: OperationContract[]) => ops.find((op) => op.operationId === 'createQuote')!;
-    const parts = { params: {}, query: {}, headers: { 'x-idempotency-key': 'k' }, body: { accountId: '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f', sourceAsset: 'DOGE', targetAsset: 'USDT', sourceAmount: '1.00' } };
+    const parts = {
+      params: {},
+      query: {},
+      headers: { 'x-idempotency-key': 'k' },
+      body: { accountId: '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f', sourceAsset: 'DOGE', targetAsset: 'USDT', sourceAmount: '1.00' },
+    };
     const expected = quote(runtime).checkRequest(parts);
     expect(expected.errors.length).toBeGreaterThan(0);
     expect(quote(precompiled).checkRequest(parts)).toEqual(expected);

@@ -168,7 +168,9 @@ describe('records', () => {
   it('when 100 updates increment a counter at once, then none is lost (read-modify-write is atomic)', async () => {
     const store = new MemoryStore();
     await store.insert('operation', CUSTOMER, 'op-1', { id: 'op-1', count: 0 } as any);
-    await Promise.all(Array.from({ length: 100 }, () => store.update('operation', 'op-1', (current: any) => ({ ...current, count: current.count + 1 }))));
+    await Promise.all(
+      Array.from({ length: 100 }, () => store.update('operation', 'op-1', (current: any) => ({ ...current, count: current.count + 1 }))),
+    );
     expect(((await store.get('operation', 'op-1')) as any).count).toBe(100);
   });
 
@@ -284,7 +286,10 @@ describe('idempotency keys', () => {
     await store.claimIdempotencyKey('k', 'print', T0, TTL);
     await store.completeIdempotencyKey('k', { status: 201, body: { id: 'op-1' } });
     const claim = await store.claimIdempotencyKey('k', 'print', T0 + 1000, TTL);
-    expect(claim).toEqual({ outcome: 'DONE', entry: { fingerprint: 'print', state: 'DONE', expiresAt: T0 + TTL, response: { status: 201, body: { id: 'op-1' } } } });
+    expect(claim).toEqual({
+      outcome: 'DONE',
+      entry: { fingerprint: 'print', state: 'DONE', expiresAt: T0 + TTL, response: { status: 201, body: { id: 'op-1' } } },
+    });
   });
 
   it('a key is still held one millisecond before its ttl ends', async () => {

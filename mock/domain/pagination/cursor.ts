@@ -31,12 +31,19 @@ export class CursorCodec {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
     const [key, direction, order] = Buffer.from(payload, 'base64url').toString().split('.');
     const parsed = Number(key);
-    if (!Number.isSafeInteger(parsed) || parsed < 0 || !['N', 'P'].includes(direction ?? '') || !['A', 'D'].includes(order ?? '')) throw invalidCursor();
+    if (!Number.isSafeInteger(parsed) || parsed < 0 || !['N', 'P'].includes(direction ?? '') || !['A', 'D'].includes(order ?? ''))
+      throw invalidCursor();
     return { key: parsed, direction: direction === 'N' ? 'NEXT' : 'PREVIOUS', order: order === 'A' ? 'ASCENDING' : 'DESCENDING' };
   }
 
   private mac(list: string, payload: string): string {
-    return createHmac('sha256', this.secret).update(list).update('\u0000').update(payload).digest().subarray(0, MAC_BYTES).toString('base64url');
+    return createHmac('sha256', this.secret)
+      .update(list)
+      .update('\u0000')
+      .update(payload)
+      .digest()
+      .subarray(0, MAC_BYTES)
+      .toString('base64url');
   }
 }
 

@@ -40,7 +40,8 @@ export function rewrite(change: (answer: Answer) => Rewritten): Wrap {
     let heldStatus: number | undefined;
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       heldStatus = status;
-      const headers = rest.find((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg)) as Record<string, string | number> | undefined;
+      const headers = rest.find((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg)) as
+        Record<string, string | number> | undefined;
       for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
       return res;
     }) as typeof res.writeHead;
@@ -69,7 +70,9 @@ export function rewrite(change: (answer: Answer) => Rewritten): Wrap {
 }
 
 /** Changes (or with undefined, drops) response headers as the mock sets them. */
-export function headers(change: (name: string, value: number | string | readonly string[]) => number | string | readonly string[] | undefined): Wrap {
+export function headers(
+  change: (name: string, value: number | string | readonly string[]) => number | string | readonly string[] | undefined,
+): Wrap {
   return front((_req, res, next) => {
     const set = res.setHeader.bind(res);
     res.setHeader = ((name: string, value: number | string | readonly string[]) => {
@@ -81,6 +84,7 @@ export function headers(change: (name: string, value: number | string | readonly
 }
 
 /** Every record in a single-record or list answer. */
-export const records = (body: any): any[] => (body && Array.isArray(body.data) ? body.data : body && typeof body === 'object' ? [body] : []);
+export const records = (body: any): any[] =>
+  body && Array.isArray(body.data) ? body.data : body && typeof body === 'object' ? [body] : [];
 export const isPage = (body: any) => body && Array.isArray(body.data) && body.meta && typeof body.meta === 'object';
 export const path = (req: Request) => req.originalUrl.split('?')[0] ?? '';

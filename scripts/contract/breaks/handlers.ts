@@ -1,7 +1,13 @@
 // Breaks made by wrapping or replacing handlers (createApp's `handlers` option): a wrong status, a
 // total over every page, a lookup that leaks another customer's record, a delete that deletes nothing.
 import { handlers as defaultHandlers } from '../../../mock/resources/handlers';
-import { routeHandlers, type HandlerResult, type RouteHandler, type ServiceHandlers, type ValidatedRequest } from '../../../mock/resources/types';
+import {
+  routeHandlers,
+  type HandlerResult,
+  type RouteHandler,
+  type ServiceHandlers,
+  type ValidatedRequest,
+} from '../../../mock/resources/types';
 import type { Break } from './break';
 
 function withHandlers(change: (table: ServiceHandlers) => void): ServiceHandlers {
@@ -31,7 +37,9 @@ export const createQuote200: Break = {
   id: 'create-quote-200',
   what: 'createQuote answers 200 instead of 201',
   files: ['quotes'],
-  options: () => ({ handlers: withHandlers((t) => (t.createQuote = async (ctx) => ({ ...(await defaultHandlers.createQuote(ctx)), status: 200 }))) }),
+  options: () => ({
+    handlers: withHandlers((t) => (t.createQuote = async (ctx) => ({ ...(await defaultHandlers.createQuote(ctx)), status: 200 }))),
+  }),
 };
 
 export const totalCountsEverything: Break = {
@@ -77,7 +85,11 @@ export const teapot418: Break = {
   id: 'teapot-418',
   what: 'listReferenceResources answers 418 (a status the document does not give it)',
   files: ['subscriptions'],
-  options: () => ({ handlers: withHandlers((t) => (t.listReferenceResources = async () => ({ status: 418, body: { code: 'I_AM_A_TEAPOT', message: 'I am a teapot.' } }))) }),
+  options: () => ({
+    handlers: withHandlers(
+      (t) => (t.listReferenceResources = async () => ({ status: 418, body: { code: 'I_AM_A_TEAPOT', message: 'I am a teapot.' } })),
+    ),
+  }),
 };
 
 export const deleteIsANoOp: Break = {

@@ -30,7 +30,12 @@ export const keyNotRequired: Break = {
   what: 'a POST without X-Idempotency-Key is served (the server makes one up)',
   files: ['idempotency'],
   wrap: front((req, _res, next) => {
-    if (['POST', 'PATCH', 'PUT'].includes(req.method) && path(req) !== '/api/oauth/client/token' && req.headers['x-idempotency-key'] === undefined) req.headers['x-idempotency-key'] = randomUUID();
+    if (
+      ['POST', 'PATCH', 'PUT'].includes(req.method) &&
+      path(req) !== '/api/oauth/client/token' &&
+      req.headers['x-idempotency-key'] === undefined
+    )
+      req.headers['x-idempotency-key'] = randomUUID();
     next();
   }),
 };

@@ -24,7 +24,8 @@ export const amountValueNumber: Break = {
   files: ['quotes'],
   wrap: rewrite(({ req, body }) => {
     if (!path(req).startsWith('/v1/quotes')) return;
-    for (const q of records(body)) for (const k of ['sourceAmount', 'targetAmount']) if (q?.[k]?.value !== undefined) q[k].value = Number(q[k].value);
+    for (const q of records(body))
+      for (const k of ['sourceAmount', 'targetAmount']) if (q?.[k]?.value !== undefined) q[k].value = Number(q[k].value);
     return { body };
   }),
 };
@@ -93,7 +94,8 @@ export const depositWithoutPayload: Break = {
   files: ['operations'],
   wrap: rewrite(({ req, body }) => {
     if (!path(req).startsWith('/v1/operations')) return;
-    for (const op of records(body)) if (op?.intent?.type === 'DEPOSIT' && op.intent.fundingInstruction) delete op.intent.fundingInstruction.payload;
+    for (const op of records(body))
+      if (op?.intent?.type === 'DEPOSIT' && op.intent.fundingInstruction) delete op.intent.fundingInstruction.payload;
     return { body };
   }),
 };
@@ -128,5 +130,7 @@ export const jsonAsTextPlain: Break = {
   id: 'json-as-text-plain',
   what: 'the subscription list sent as text/plain (a JSON body under a non-JSON content type)',
   files: ['subscriptions'],
-  wrap: rewrite(({ req, body }) => (req.method === 'GET' && path(req) === '/v1/subscriptions' ? { text: { type: 'text/plain', body: JSON.stringify(body) } } : undefined)),
+  wrap: rewrite(({ req, body }) =>
+    req.method === 'GET' && path(req) === '/v1/subscriptions' ? { text: { type: 'text/plain', body: JSON.stringify(body) } } : undefined,
+  ),
 };

@@ -17,10 +17,11 @@ const BASE: AppOptions = { config: { strictResponses: false, logLevel: 'silent' 
 
 async function runAgainst(brk: Pick<Break, 'options' | 'wrap' | 'after'>, patterns: string[]): Promise<JestRun> {
   let current: MockApp | undefined;
-  const options = brk.options?.(() => {
-    if (!current) throw new Error('break-catching: the mock is not running yet');
-    return current;
-  }) ?? {};
+  const options =
+    brk.options?.(() => {
+      if (!current) throw new Error('break-catching: the mock is not running yet');
+      return current;
+    }) ?? {};
   const running = await startMock({ ...BASE, ...options, config: { ...BASE.config, ...options.config } }, brk.wrap);
   current = running.mock;
   brk.after?.(running.mock);
@@ -70,7 +71,8 @@ export async function main(): Promise<number> {
   const jobs = Number(argValue('--jobs') ?? 1);
   const only = argValue('--only')?.split(',');
   const breaks = only ? BREAKS.filter((b) => only.includes(b.id)) : BREAKS;
-  if (only && breaks.length !== only.length) throw new Error(`unknown break id in --only: ${only.filter((id) => !BREAKS.some((b) => b.id === id)).join(', ')}`);
+  if (only && breaks.length !== only.length)
+    throw new Error(`unknown break id in --only: ${only.filter((id) => !BREAKS.some((b) => b.id === id)).join(', ')}`);
   const started = Date.now();
 
   // Baseline: the unbroken mock, with the same options, passes every file the breaks will use.
@@ -78,7 +80,9 @@ export async function main(): Promise<number> {
   process.stdout.write(`baseline: the unbroken mock (strict responses off) against ${all ? 'the whole suite' : files.join(', ')} ...\n`);
   const baseline = await runAgainst({}, patternsFor(files, all));
   if (baseline.failed || baseline.brokenFiles.length || baseline.code !== 0 || baseline.passed === 0) {
-    process.stdout.write(`${baseline.output.slice(-6000)}\nBASELINE FAILED (${baseline.failed} failed, ${baseline.brokenFiles.length} files broken): a caught break would mean nothing. Fix the suite or the mock first.\n`);
+    process.stdout.write(
+      `${baseline.output.slice(-6000)}\nBASELINE FAILED (${baseline.failed} failed, ${baseline.brokenFiles.length} files broken): a caught break would mean nothing. Fix the suite or the mock first.\n`,
+    );
     return 1;
   }
   process.stdout.write(`baseline: ${baseline.passed} passed, ${baseline.skipped} skipped in ${seconds(baseline.ms)}\n\n`);
@@ -87,7 +91,11 @@ export async function main(): Promise<number> {
     const run = await runAgainst(brk, patternsFor(brk.files, all));
     const failed = run.tests.find((t) => t.status === 'failed');
     const caught = run.failed > 0 || run.brokenFiles.length > 0 || run.code !== 0;
-    const first = failed ? { name: `${failed.file.replace(/^contract-tests\//, '')}: ${failed.fullName}`, line: firstFailureLine(failed) } : run.brokenFiles[0] ? { name: run.brokenFiles[0].file, line: run.brokenFiles[0].message.split('\n')[0] ?? '' } : undefined;
+    const first = failed
+      ? { name: `${failed.file.replace(/^contract-tests\//, '')}: ${failed.fullName}`, line: firstFailureLine(failed) }
+      : run.brokenFiles[0]
+        ? { name: run.brokenFiles[0].file, line: run.brokenFiles[0].message.split('\n')[0] ?? '' }
+        : undefined;
     process.stdout.write(`${caught ? 'caught  ' : 'MISSED  '} ${pad(brk.id, 30)} ${run.failed}/${run.total} failed, ${seconds(run.ms)}\n`);
     return { brk, run, caught, first };
   });
@@ -96,9 +104,14 @@ export async function main(): Promise<number> {
   const lines = ['', '| # | break | caught? | tests failed | first failing test | what it said |', '|---|---|---|---|---|---|'];
   outcomes.forEach((o, i) => {
     const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-    lines.push(`| ${i + 1} | \`${o.brk.id}\`: ${cell(o.brk.what)} | ${o.caught ? 'yes' : '**NO**'} | ${o.run.failed}/${o.run.total} | ${cell(o.first?.name ?? '-')} | ${cell(o.first?.line ?? '-')} |`);
+    lines.push(
+      `| ${i + 1} | \`${o.brk.id}\`: ${cell(o.brk.what)} | ${o.caught ? 'yes' : '**NO**'} | ${o.run.failed}/${o.run.total} | ${cell(o.first?.name ?? '-')} | ${cell(o.first?.line ?? '-')} |`,
+    );
   });
-  lines.push('', `${caught}/${outcomes.length} breaks caught (${((100 * caught) / outcomes.length).toFixed(0)}%); baseline ${baseline.passed} tests green; total time ${seconds(Date.now() - started)}${all ? ' (whole suite per break)' : ' (the break’s files per break)'}.`);
+  lines.push(
+    '',
+    `${caught}/${outcomes.length} breaks caught (${((100 * caught) / outcomes.length).toFixed(0)}%); baseline ${baseline.passed} tests green; total time ${seconds(Date.now() - started)}${all ? ' (whole suite per break)' : ' (the break’s files per break)'}.`,
+  );
   const missed = outcomes.filter((o) => !o.caught);
   if (missed.length) lines.push(`NOT CAUGHT: ${missed.map((o) => o.brk.id).join(', ')}: the suite has a hole there.`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -9,9 +9,12 @@ import type { Break } from './break';
 class TrustingCodec extends CursorCodec {
   override decode(list: string, cursor: string): CursorPosition {
     const [payload] = cursor.split('.');
-    const [key, direction, order] = Buffer.from(payload ?? '', 'base64url').toString().split('.');
+    const [key, direction, order] = Buffer.from(payload ?? '', 'base64url')
+      .toString()
+      .split('.');
     const parsed = Number(key);
-    if (!Number.isSafeInteger(parsed) || !['N', 'P'].includes(direction ?? '') || !['A', 'D'].includes(order ?? '')) return super.decode(list, cursor);
+    if (!Number.isSafeInteger(parsed) || !['N', 'P'].includes(direction ?? '') || !['A', 'D'].includes(order ?? ''))
+      return super.decode(list, cursor);
     return { key: parsed, direction: direction === 'N' ? 'NEXT' : 'PREVIOUS', order: order === 'A' ? 'ASCENDING' : 'DESCENDING' };
   }
 }

@@ -5,7 +5,6 @@ import { describe, expect, it } from '@jest/globals';
 import { FilterSyntaxError, MAX_FILTER_LENGTH, MAX_NESTING_DEPTH } from '../../../mock/domain/filters';
 import { A, B, cond, parse } from './support';
 
-
 /** Parses `text` expecting a FilterSyntaxError at `position`; returns it for message checks. */
 function parseError(text: string, position: number): FilterSyntaxError {
   let caught: unknown;
@@ -51,9 +50,7 @@ describe('errors carry the position of the problem', () => {
   });
 
   it('operator not allowed for an enum field', () => {
-    expect(parseError('status[gt]=FAILED', 7).message).toBe(
-      "operator 'gt' is not allowed on enum field 'status' at position 7",
-    );
+    expect(parseError('status[gt]=FAILED', 7).message).toBe("operator 'gt' is not allowed on enum field 'status' at position 7");
     for (const op of ['gte', 'lt', 'lte']) parseError(`eventType[${op}]=OPERATION_FAILED`, 10);
   });
 

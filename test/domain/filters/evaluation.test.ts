@@ -7,9 +7,33 @@ import { parse } from './support';
 
 describe('evaluation', () => {
   const logs = [
-    { id: 'l1', status: 'FAILED', eventType: 'OPERATION_FAILED', httpStatus: 500, messageId: 'm-10', retryAttempts: 3, createdAt: '2026-11-21T09:00:00Z' },
-    { id: 'l2', status: 'SUCCESS', eventType: 'OPERATION_COMPLETED', httpStatus: 200, messageId: 'm-9', retryAttempts: 0, createdAt: '2026-11-21T10:00:00.000Z' },
-    { id: 'l3', status: 'FAILED', eventType: 'ACCOUNT_CREATED', httpStatus: 99, messageId: 'm,1', retryAttempts: 12, createdAt: '2026-11-21T12:00:00+02:00' },
+    {
+      id: 'l1',
+      status: 'FAILED',
+      eventType: 'OPERATION_FAILED',
+      httpStatus: 500,
+      messageId: 'm-10',
+      retryAttempts: 3,
+      createdAt: '2026-11-21T09:00:00Z',
+    },
+    {
+      id: 'l2',
+      status: 'SUCCESS',
+      eventType: 'OPERATION_COMPLETED',
+      httpStatus: 200,
+      messageId: 'm-9',
+      retryAttempts: 0,
+      createdAt: '2026-11-21T10:00:00.000Z',
+    },
+    {
+      id: 'l3',
+      status: 'FAILED',
+      eventType: 'ACCOUNT_CREATED',
+      httpStatus: 99,
+      messageId: 'm,1',
+      retryAttempts: 12,
+      createdAt: '2026-11-21T12:00:00+02:00',
+    },
     { id: 'l4', status: 'FAILED', eventType: 'OPERATION_REQUESTED', messageId: 'm-2', retryAttempts: 1, createdAt: '2026-11-22T00:00:00Z' },
   ];
   const ids = (filter: string): string[] => {

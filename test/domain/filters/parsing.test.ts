@@ -123,9 +123,7 @@ describe('precedence and nesting', () => {
 
 describe('whitespace', () => {
   it('is ignored around every token', () => {
-    expect(parse(' \t or ( status [ eq ] = FAILED ; httpStatus[ gte ]= 500 \n, messageId [eq] = m-1 ) \r\n')).toEqual(
-      or(and(a, b), c),
-    );
+    expect(parse(' \t or ( status [ eq ] = FAILED ; httpStatus[ gte ]= 500 \n, messageId [eq] = m-1 ) \r\n')).toEqual(or(and(a, b), c));
   });
 
   it('is kept inside quotes and between words of an unquoted value', () => {

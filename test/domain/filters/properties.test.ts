@@ -23,7 +23,8 @@ describe('properties', () => {
 
   // Strings rich in the characters the grammar treats specially.
   const stringValue = fc.string({
-    unit: fc.oneof(fc.constantFrom('"', '\\', '|', ',', ';', ')', '(', '[', ']', '=', ' ', '\t', 'é'),
+    unit: fc.oneof(
+      fc.constantFrom('"', '\\', '|', ',', ';', ')', '(', '[', ']', '=', ' ', '\t', 'é'),
       fc.string({ minLength: 1, maxLength: 1 }),
       fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
     ),
@@ -47,11 +48,13 @@ describe('properties', () => {
 
   const condition: fc.Arbitrary<FilterNode> = fc.constantFrom(...fieldNames).chain((field) => {
     const ops: readonly Operator[] = EXECUTION_LOG_FIELDS[field].type === 'enum' ? ['eq', 'ne', 'in'] : OPERATORS;
-    return fc.constantFrom(...ops).chain((op) =>
-      (op === 'in' ? fc.array(valueOf(field), { minLength: 1, maxLength: 3 }) : valueOf(field).map((v) => [v])).map(
-        (values): FilterNode => cond(field, op, ...values),
-      ),
-    );
+    return fc
+      .constantFrom(...ops)
+      .chain((op) =>
+        (op === 'in' ? fc.array(valueOf(field), { minLength: 1, maxLength: 3 }) : valueOf(field).map((v) => [v])).map(
+          (values): FilterNode => cond(field, op, ...values),
+        ),
+      );
   });
 
   const tree: fc.Arbitrary<FilterNode> = fc.letrec<{ node: FilterNode; group: FilterNode }>((tie) => ({
@@ -124,19 +127,42 @@ describe('properties', () => {
 
   it('arbitrary text either parses or throws FilterSyntaxError with a position inside the text', () => {
     const token = fc.constantFrom(
-      'and(', 'or(', '(', ')', ',', ';', '[', ']', '=', '|', '"', '\\', ' ', 'x', 'status', 'httpStatus', 'eq', 'in', 'gt', '5', 'FAILED',
+      'and(',
+      'or(',
+      '(',
+      ')',
+      ',',
+      ';',
+      '[',
+      ']',
+      '=',
+      '|',
+      '"',
+      '\\',
+      ' ',
+      'x',
+      'status',
+      'httpStatus',
+      'eq',
+      'in',
+      'gt',
+      '5',
+      'FAILED',
     );
     fc.assert(
-      fc.property(fc.array(token, { maxLength: 30 }).map((parts) => parts.join('')), (text) => {
-        try {
-          parse(text);
-        } catch (error) {
-          expect(error).toBeInstanceOf(FilterSyntaxError);
-          const { position } = error as FilterSyntaxError;
-          expect(position).toBeGreaterThanOrEqual(0);
-          expect(position).toBeLessThanOrEqual(text.length);
-        }
-      }),
+      fc.property(
+        fc.array(token, { maxLength: 30 }).map((parts) => parts.join('')),
+        (text) => {
+          try {
+            parse(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(FilterSyntaxError);
+            const { position } = error as FilterSyntaxError;
+            expect(position).toBeGreaterThanOrEqual(0);
+            expect(position).toBeLessThanOrEqual(text.length);
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -1,6 +1,13 @@
 // Shared by the `filters` query-language tests: the execution-log field table they parse against,
 // node builders for expected trees, and three sample conditions (A, B, C as text; a, b, c as nodes).
-import { EXECUTION_LOG_FIELDS, parseFilter, type FieldTable, type FilterNode, type FilterValue, type Operator } from '../../../mock/domain/filters';
+import {
+  EXECUTION_LOG_FIELDS,
+  parseFilter,
+  type FieldTable,
+  type FilterNode,
+  type FilterValue,
+  type Operator,
+} from '../../../mock/domain/filters';
 
 export const FIELDS: FieldTable = EXECUTION_LOG_FIELDS;
 export const parse = (text: string): FilterNode => parseFilter(text, FIELDS);

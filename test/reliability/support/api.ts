@@ -27,7 +27,11 @@ export async function walkAll(api: Client, path: string): Promise<any[]> {
   const join = path.includes('?') ? '&' : '?';
   let cursor: string | null = null;
   do {
-    const page: Answer = expectStatus(await api.get(`${path}${join}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), 200, `walk ${path}`);
+    const page: Answer = expectStatus(
+      await api.get(`${path}${join}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+      200,
+      `walk ${path}`,
+    );
     items.push(...page.body.data);
     cursor = page.body.meta.nextCursor;
   } while (cursor);

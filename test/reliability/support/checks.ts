@@ -27,7 +27,10 @@ export function answerProblems(contract: Contract, op: OperationContract | undef
     if (!op) problems.push(`a ${answer.status} from no documented operation`);
     else {
       const check = op.checkResponse(answer.status, answer.headers as Record<string, unknown>, answer.body);
-      if (check.errors.length + check.drift.length > 0) problems.push(`${op.operationId} ${answer.status} breaks the document: ${JSON.stringify([...check.errors, ...check.drift]).slice(0, 500)}`);
+      if (check.errors.length + check.drift.length > 0)
+        problems.push(
+          `${op.operationId} ${answer.status} breaks the document: ${JSON.stringify([...check.errors, ...check.drift]).slice(0, 500)}`,
+        );
     }
   } else {
     problems.push(`unexpected status ${answer.status}`);

@@ -100,7 +100,9 @@ export class SchemaGen {
           const required = [...((base.required as string[]) ?? []), ...((f.required as string[]) ?? [])];
           // The other branches' fields are left out, so exactly one branch holds.
           const others = list.flatMap((b) => (b === fragment ? [] : (((b as JsonObject).required as string[]) ?? [])));
-          const properties = Object.fromEntries(Object.entries((base.properties as JsonObject) ?? {}).filter(([key]) => !others.includes(key)));
+          const properties = Object.fromEntries(
+            Object.entries((base.properties as JsonObject) ?? {}).filter(([key]) => !others.includes(key)),
+          );
           return this.validish({ ...base, properties, required }, name, depth);
         }),
       );
@@ -110,7 +112,11 @@ export class SchemaGen {
 
   private string(schema: JsonObject, name: string): fc.Arbitrary<string> {
     const known = schema['x-extensible-enum'];
-    if (Array.isArray(known)) return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...(known as string[])) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+    if (Array.isArray(known))
+      return fc.oneof(
+        { weight: 9, arbitrary: fc.constantFrom(...(known as string[])) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+      );
     const pooled = this.pooledString(name);
     if (pooled) return pooled;
     switch (schema.format) {
@@ -143,9 +149,16 @@ export class SchemaGen {
       case 'clientSecret':
         return fc.oneof(fc.constantFrom(...this.pools.clients.map((c) => c.clientSecret)), fc.string({ minLength: 1, maxLength: 20 }));
       case 'dictKey':
-        return fc.oneof(fc.constantFrom('ana@example.com.br', '+5521987654321', '52998224725', '123e4567-e89b-42d3-a456-426614174000'), fc.string({ minLength: 1, maxLength: 77 }));
+        return fc.oneof(
+          fc.constantFrom('ana@example.com.br', '+5521987654321', '52998224725', '123e4567-e89b-42d3-a456-426614174000'),
+          fc.string({ minLength: 1, maxLength: 77 }),
+        );
       case 'beneficiary.id':
-        return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...this.pools.ownBeneficiaries) }, { weight: 1, arbitrary: fc.constantFrom(...this.pools.beneficiaries) }, { weight: 1, arbitrary: fc.uuid() });
+        return fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...this.pools.ownBeneficiaries) },
+          { weight: 1, arbitrary: fc.constantFrom(...this.pools.beneficiaries) },
+          { weight: 1, arbitrary: fc.uuid() },
+        );
       default:
         return undefined;
     }
@@ -183,7 +196,10 @@ export class SchemaGen {
   /** Decimal strings as DecimalString allows them: zero, over-scale, and large (bounded unless the overflow bug is asked for). */
   decimal(): fc.Arbitrary<string> {
     const intDigits = this.bugs.overflowingAmounts ? 19 : 17;
-    const int = fc.oneof(fc.constantFrom('0', '1', '10', '100', '2500', '25000'), fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${intDigits}}$`)));
+    const int = fc.oneof(
+      fc.constantFrom('0', '1', '10', '100', '2500', '25000'),
+      fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${intDigits}}$`)),
+    );
     const frac = fc.option(fc.stringMatching(/^[0-9]{1,8}$/), { nil: undefined });
     return fc.oneof(
       { weight: 2, arbitrary: fc.constantFrom('1.00', '0.01', '10.50', '100.00', '2500.00', '0.000001', '1.5', '0.00') },
@@ -212,7 +228,9 @@ export class SchemaGen {
       model[key] = this.validish(sub, name, depth + 1);
     }
     if (Object.keys(model).length === 0) {
-      return schema.additionalProperties === true ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }) : fc.constant({});
+      return schema.additionalProperties === true
+        ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })
+        : fc.constant({});
     }
     let arb = fc.record(model, { requiredKeys: Object.keys(model).filter((key) => required.has(key)) });
     if (model.accountId && model.quoteId && this.pools.quotePairs.length > 0) {
@@ -228,7 +246,9 @@ function numberOr(value: Json | undefined, fallback: number): number {
   return typeof value === 'number' ? value : fallback;
 }
 
-const isoDate = fc.date({ min: new Date('1950-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+const isoDate = fc
+  .date({ min: new Date('1950-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 
 // ---------------------------------------------------------------- broken values
 
@@ -263,8 +283,32 @@ const DEEP_ARRAY = nested(1000, 'array');
 
 /** Amount-shaped strings that a DecimalString must refuse, and numbers where strings belong. */
 export const BAD_AMOUNTS: unknown[] = [
-  '-1.00', '-0', '1.001', '0.0000000000000000001', '1e5', '1E-3', ' 1.00', '1.00 ', '+1', '0x10', 'NaN', 'Infinity', '00.1', '1.', '.5',
-  '1,00', '1_000', '123456789012345678901.5', 1.5, 100, 0, -1, 1e21, 2 ** 53 + 1, Number.MAX_VALUE, Number.MIN_VALUE,
+  '-1.00',
+  '-0',
+  '1.001',
+  '0.0000000000000000001',
+  '1e5',
+  '1E-3',
+  ' 1.00',
+  '1.00 ',
+  '+1',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '00.1',
+  '1.',
+  '.5',
+  '1,00',
+  '1_000',
+  '123456789012345678901.5',
+  1.5,
+  100,
+  0,
+  -1,
+  1e21,
+  2 ** 53 + 1,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
 ];
 
 /** Anything that does not belong: for replacing a field, an element or the whole body. */
@@ -283,7 +327,21 @@ export const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
 );
 
-const EXTRA_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', 'id', 'customerId', 'status', '\uD800', '\u202Ekey', 'a'.repeat(1000)];
+const EXTRA_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '',
+  ' ',
+  'id',
+  'customerId',
+  'status',
+  '\uD800',
+  '\u202Ekey',
+  'a'.repeat(1000),
+];
 
 export type Mutation =
   | { kind: 'replace'; at: number; value: unknown }
@@ -298,7 +356,15 @@ export type Mutation =
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: nastyValue }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('extra' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 10 })), value: nastyValue }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('extra' as const),
+      at: fc.nat(),
+      key: fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 10 })),
+      value: nastyValue,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('root' as const), value: nastyValue }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'nullify' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('amounts' as const), value: fc.constantFrom(...BAD_AMOUNTS) }) },
@@ -324,7 +390,7 @@ export function mutate(value: unknown, m: Mutation): unknown {
     if (Array.isArray(node)) node.forEach((item, i) => (holders.push({ parent: node, key: i }), walk(item)));
     else if (node && typeof node === 'object') {
       objects.push(node as Record<string, unknown>);
-      for (const [key, item] of Object.entries(node)) holders.push({ parent: node as Record<string, unknown>, key }), walk(item);
+      for (const [key, item] of Object.entries(node)) (holders.push({ parent: node as Record<string, unknown>, key }), walk(item));
     }
   };
   walk(copy);
@@ -351,7 +417,7 @@ export const RAW_BODIES: Array<string | Buffer> = [
   '\uFEFF{}',
   '{"a":1}{"b":2}',
   'nul',
-  '[' .repeat(100_000),
+  '['.repeat(100_000),
   `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
   '{"a":"\\ud800"}',
   '{"a":"\\u0000"}',
@@ -379,7 +445,25 @@ export function pct(text: string): string {
 /** Path segments that are not ids, already encoded for the request line. */
 export function mangledSegment(bugs: KnownBugs): fc.Arbitrary<string> {
   const safe = fc.oneof(
-    fc.constantFrom('', 'abc', '..', '.', '%2e%2e', '%2F', '%2F..%2F..', 'null', 'undefined', '0', '-1', '%00', '%20', '*', '%3Cscript%3E', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff'),
+    fc.constantFrom(
+      '',
+      'abc',
+      '..',
+      '.',
+      '%2e%2e',
+      '%2F',
+      '%2F..%2F..',
+      'null',
+      'undefined',
+      '0',
+      '-1',
+      '%00',
+      '%20',
+      '*',
+      '%3Cscript%3E',
+      '00000000-0000-0000-0000-000000000000',
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+    ),
     fc.constant('x'.repeat(10_000)),
     fc.uuid().map((id) => `{${id}}`),
     fc.uuid().map((id) => id.toUpperCase()),
@@ -392,10 +476,55 @@ export function mangledSegment(bugs: KnownBugs): fc.Arbitrary<string> {
   return bugs.malformedPathEscapes ? fc.oneof(safe, fc.constantFrom('%', '%E0%A4%A', '%zz', '%C3%28', 'a%2')) : safe;
 }
 
-const FILTER_TOKENS = ['status', 'eventType', 'httpStatus', 'retryAttempts', 'createdAt', 'messageId', 'nope', 'and(', 'or(', 'not(', '(', ')', ',', ';', '[eq]', '[ne]', '[gt]', '[gte]', '[lt]', '[lte]', '[in]', '[like]', '[', ']', '=', '"', '\\', '|', 'FAILED', 'SUCCESS', '500', '-1', '1e3', '2026-01-01T00:00:00Z', 'not-a-date', 'OPERATION_COMPLETED', ' ', '\uD800', '\u202E'];
+const FILTER_TOKENS = [
+  'status',
+  'eventType',
+  'httpStatus',
+  'retryAttempts',
+  'createdAt',
+  'messageId',
+  'nope',
+  'and(',
+  'or(',
+  'not(',
+  '(',
+  ')',
+  ',',
+  ';',
+  '[eq]',
+  '[ne]',
+  '[gt]',
+  '[gte]',
+  '[lt]',
+  '[lte]',
+  '[in]',
+  '[like]',
+  '[',
+  ']',
+  '=',
+  '"',
+  '\\',
+  '|',
+  'FAILED',
+  'SUCCESS',
+  '500',
+  '-1',
+  '1e3',
+  '2026-01-01T00:00:00Z',
+  'not-a-date',
+  'OPERATION_COMPLETED',
+  ' ',
+  '\uD800',
+  '\u202E',
+];
 
 export const filterExpression: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('status[eq]=FAILED', 'or(httpStatus[gte]=500,httpStatus[eq]=0);createdAt[gte]=2025-03-10T00:00:00Z', 'and(eventType[in]=OPERATION_COMPLETED|OPERATION_FAILED,retryAttempts[gt]=0)', 'messageId[eq]="a;b"'),
+  fc.constantFrom(
+    'status[eq]=FAILED',
+    'or(httpStatus[gte]=500,httpStatus[eq]=0);createdAt[gte]=2025-03-10T00:00:00Z',
+    'and(eventType[in]=OPERATION_COMPLETED|OPERATION_FAILED,retryAttempts[gt]=0)',
+    'messageId[eq]="a;b"',
+  ),
   fc.array(fc.constantFrom(...FILTER_TOKENS), { maxLength: 30 }).map((tokens) => tokens.join('')),
   // As deep as the 2048-character limit allows.
   fc.constant(`${'or('.repeat(400)}status[eq]=FAILED${')'.repeat(400)}`),
@@ -405,13 +534,46 @@ export const filterExpression: fc.Arbitrary<string> = fc.oneof(
 /** Query strings: the list parameters with good and bad values, unknown and repeated keys. */
 export function queryString(extraValues: string[]): fc.Arbitrary<string> {
   const value = fc.oneof(
-    fc.constantFrom('1', '3', '100', '0', '101', '-1', '1.5', '1e2', '', 'abc', 'NEXT', 'PREVIOUS', 'ASCENDING', 'DESCENDING', 'next', 'x'.repeat(600)),
+    fc.constantFrom(
+      '1',
+      '3',
+      '100',
+      '0',
+      '101',
+      '-1',
+      '1.5',
+      '1e2',
+      '',
+      'abc',
+      'NEXT',
+      'PREVIOUS',
+      'ASCENDING',
+      'DESCENDING',
+      'next',
+      'x'.repeat(600),
+    ),
     fc.constantFrom(...extraValues),
     filterExpression,
     fc.string({ unit: 'binary', maxLength: 20 }),
   );
-  const key = fc.constantFrom('limit', 'cursor', 'direction', 'sortOrder', 'filters', 'limit', 'cursor', '__proto__', 'constructor', 'limit[]', 'limit[a]', 'x', '');
-  return fc.array(fc.tuple(key, value), { maxLength: 5 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&')}`));
+  const key = fc.constantFrom(
+    'limit',
+    'cursor',
+    'direction',
+    'sortOrder',
+    'filters',
+    'limit',
+    'cursor',
+    '__proto__',
+    'constructor',
+    'limit[]',
+    'limit[a]',
+    'x',
+    '',
+  );
+  return fc
+    .array(fc.tuple(key, value), { maxLength: 5 })
+    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&')}`));
 }
 
 export interface HeaderChoice {
@@ -428,13 +590,48 @@ export function headerChoice(bugs: KnownBugs): fc.Arbitrary<HeaderChoice> {
   return fc.record({
     auth: fc.oneof(
       { weight: 12, arbitrary: fc.constant('valid') },
-      { weight: 1, arbitrary: fc.constantFrom('missing', 'Bearer', 'Bearer ', 'Basic ZGVtbzpkZW1v', 'Bearer a.b.c', 'Bearer ..', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', `Bearer ${'a'.repeat(8000)}.b.c`) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'missing',
+          'Bearer',
+          'Bearer ',
+          'Basic ZGVtbzpkZW1v',
+          'Bearer a.b.c',
+          'Bearer ..',
+          'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+          `Bearer ${'a'.repeat(8000)}.b.c`,
+        ),
+      },
     ),
-    key: fc.oneof({ weight: 12, arbitrary: fc.constant('fresh') }, { weight: 1, arbitrary: fc.constantFrom('missing', 'reused', '', 'not-a-uuid', 'x'.repeat(5000), '00000000-0000-0000-0000-000000000000') }),
-    version: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('1', '2', '', ' 1 ', '1.0', 'x'.repeat(40)) }),
+    key: fc.oneof(
+      { weight: 12, arbitrary: fc.constant('fresh') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('missing', 'reused', '', 'not-a-uuid', 'x'.repeat(5000), '00000000-0000-0000-0000-000000000000'),
+      },
+    ),
+    version: fc.oneof(
+      { weight: 12, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom('1', '2', '', ' 1 ', '1.0', 'x'.repeat(40)) },
+    ),
     contentType: fc.oneof(
       { weight: 12, arbitrary: fc.constant('application/json') },
-      { weight: 1, arbitrary: fc.constantFrom('', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/merge-patch+json', 'multipart/form-data; boundary=x', 'APPLICATION/JSON', 'application/json;;;', '*/*') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=latin1',
+          'application/json; charset=utf-16',
+          'application/merge-patch+json',
+          'multipart/form-data; boundary=x',
+          'APPLICATION/JSON',
+          'application/json;;;',
+          '*/*',
+        ),
+      },
     ),
     contentEncoding: fc.oneof({ weight: 20, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...encodings) }),
   });
