@@ -177,7 +177,8 @@ export function assertHandlersMatchDocument(contract: Contract, handlers: Record
   const extra = Object.keys(handlers).filter((id) => !documented.has(id));
   if (missing.length || extra.length) {
     throw new Error(
-      `fos-mock: handlers and document differ. No handler for: ${missing.join(', ') || '-'}. Not in the document: ${extra.join(', ') || '-'}.`,
+      `fos-mock: handlers and document differ. No handler for: ${missing.join(', ') || '-'}. ` +
+        `Not in the document: ${extra.join(', ') || '-'}.`,
     );
   }
 }

@@ -24,15 +24,31 @@ export interface Config {
   strictResponses: boolean;
   /** Largest accepted request body in bytes (env BODY_LIMIT_BYTES, default 1 MiB). */
   bodyLimitBytes: number;
-  /** Largest accepted request head (request line and headers) in bytes, at least 1024; larger is 431 (env MAX_HEADER_BYTES, default 16 KiB). */
+  /**
+   * Largest accepted request head (request line and headers) in bytes, at least 1024; larger is 431
+   * (env MAX_HEADER_BYTES, default 16 KiB).
+   */
   maxHeaderBytes: number;
-  /** Real time allowed to receive a whole request, head and body; slower is 408 and the connection closed (env REQUEST_TIMEOUT_MS, default 30 s; 0 for none). */
+  /**
+   * Real time allowed to receive a whole request, head and body; slower is 408 and the connection
+   * closed (env REQUEST_TIMEOUT_MS, default 30 s; 0 for none).
+   */
   requestTimeoutMs: number;
-  /** Real time allowed to receive a request's head, never more than requestTimeoutMs; slower is 408 (env HEADERS_TIMEOUT_MS, default 10 s; 0: only requestTimeoutMs bounds it). */
+  /**
+   * Real time allowed to receive a request's head, never more than requestTimeoutMs; slower is 408
+   * (env HEADERS_TIMEOUT_MS, default 10 s; 0: only requestTimeoutMs bounds it).
+   */
   headersTimeoutMs: number;
-  /** Per-customer rate limit, `requests` per `perMs` of mock time (429 RATE_LIMITED beyond; the token call per client id); null for none (env RATE_LIMIT, "100/1s" or "off"; default off, an assumption of ours). */
+  /**
+   * Per-customer rate limit, `requests` per `perMs` of mock time (429 RATE_LIMITED beyond; the
+   * token call per client id); null for none (env RATE_LIMIT, "100/1s" or "off"; default off, an
+   * assumption of ours).
+   */
   rateLimit: RateLimit | null;
-  /** Operations settle this long after creation, in ms of mock time; null leaves them to the control API (env AUTO_SETTLE_MS, "off" for null; default 5 s). */
+  /**
+   * Operations settle this long after creation, in ms of mock time; null leaves them to the control
+   * API (env AUTO_SETTLE_MS, "off" for null; default 5 s).
+   */
   autoSettleMs: number | null;
   /** How long an idempotency key is remembered, in ms of mock time (24 h, as the XIdempotencyKey parameter says). */
   idempotencyTtlMs: number;
@@ -48,9 +64,15 @@ export interface Config {
   urlPolicy: UrlPolicy;
   /** Webhook delivery time-out in ms (env WEBHOOK_TIMEOUT_MS, default 10 s). */
   webhookTimeoutMs: number;
-  /** Sign webhook deliveries per the Standard Webhooks scheme and show each subscription's secret (env WEBHOOK_SIGNING, default off: the seed documents no signing). */
+  /**
+   * Sign webhook deliveries per the Standard Webhooks scheme and show each subscription's secret
+   * (env WEBHOOK_SIGNING, default off: the seed documents no signing).
+   */
   webhookSigning: boolean;
-  /** Delays before each retry of a failed delivery, in ms of mock time (ours: 5 s, 30 s, 2 min, 10 min, 1 h; the seed leaves the schedule open). */
+  /**
+   * Delays before each retry of a failed delivery, in ms of mock time (ours: 5 s, 30 s, 2 min,
+   * 10 min, 1 h; the seed leaves the schedule open).
+   */
   retryScheduleMs: number[];
   /** Mock clock start (ISO date-time); the real time when absent (env CLOCK_START). */
   clockStart?: string;
@@ -277,6 +299,50 @@ export function configFrom(env: Record<string, string | undefined>, flags: Serve
     const flag = s.flag ? flags[s.flag.name] : undefined;
     // A boolean flag is a --no-x switch: present, it turns the setting off.
     if (flag !== undefined && s.flag) assign(s, s.flag.text, typeof flag === 'boolean' ? (flag ? 'on' : 'off') : flag);
+  }
+  return config;
+}
+
+/** A typed value in the text form its setting's parser reads (what a variable would hold). */
+function asText(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (value === null) return 'off';
+  if (typeof value === 'object' && value !== null && 'requests' in value && 'perMs' in value) return `${String(value.requests)}/${String(value.perMs)}`;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+const wholeAtLeast = (min: number) => (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
+
+/** Settings with no variable: given in code only (tests, `startMock`). */
+const CODE_ONLY: Partial<Record<keyof Config, { accepted: string; valid: (value: unknown) => boolean }>> = {
+  idempotencyTtlMs: { accepted: 'a whole number of milliseconds, at least 1', valid: wholeAtLeast(1) },
+  tokenLifetimeSeconds: { accepted: 'a whole number of seconds, at least 1', valid: wholeAtLeast(1) },
+  retryScheduleMs: {
+    accepted: 'a list of whole numbers of milliseconds',
+    valid: (value) => Array.isArray(value) && value.every((ms) => wholeAtLeast(0)(ms) && (ms as number) <= MAX_TIMER_MS),
+  },
+};
+
+/**
+ * The configuration from typed options (`startMock`, the app factory's callers): each option is
+ * checked by the same parser as its variable, and a bad one throws a ConfigError naming the
+ * option, so a mock in a test suite refuses what `fos-mock serve` refuses.
+ */
+export function checkedConfig(options: Partial<Config>, base: Config = defaultConfig()): Config {
+  const config: Config = { ...base };
+  const settings = new Map<string, Setting<keyof Config>>((SETTINGS as readonly Setting<keyof Config>[]).map((s) => [s.key, s]));
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    const setting = settings.get(key);
+    const codeOnly = CODE_ONLY[key as keyof Config];
+    if (setting) {
+      (config as unknown as Record<string, unknown>)[key] = read(setting, key, asText(value));
+    } else if (codeOnly) {
+      if (!codeOnly.valid(value)) throw new ConfigError(key, asText(value), codeOnly.accepted);
+      (config as unknown as Record<string, unknown>)[key] = value;
+    } else {
+      throw new ConfigError(key, asText(value), `one of the options ${[...settings.keys(), ...Object.keys(CODE_ONLY)].join(', ')}`);
+    }
   }
   return config;
 }

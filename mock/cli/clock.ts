@@ -11,7 +11,8 @@ export function registerClockCommand(cli: Command, env: Env): void {
     clock
       .command('advance')
       .description(
-        'move the mock clock forward; due auto-settlements and webhook retries run (one jump: each retry of a schedule needs its own advance)',
+        'move the mock clock forward; due auto-settlements and webhook retries run ' +
+          '(one jump: each retry of a schedule needs its own advance)',
       )
       .argument('<duration>', 'e.g. 250ms, 30s, 5m, 1h30m, 2d, or milliseconds'),
   ).action(async (duration: string, flags: { url?: string }) =>

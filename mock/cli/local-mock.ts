@@ -25,7 +25,7 @@ export async function startLocalMock(): Promise<LocalMock> {
     url: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
-        mock.close();
+        void mock.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -12,7 +12,7 @@ import { guarded, out, withUrlOption, type Env } from './target';
 /** Files as given; a folder stands for its *.yaml / *.yml files, in name order. */
 export function expandFiles(paths: string[]): string[] {
   return paths.flatMap((path) => {
-    let isFolder = false;
+    let isFolder: boolean;
     try {
       isFolder = statSync(path).isDirectory();
     } catch {
@@ -39,7 +39,8 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
       .command('run')
       .summary('run scenario files against a mock (exit code 1 if any fails)')
       .description(
-        'run scenario files against a mock: the one at --url (or FOS_MOCK_URL), else an in-process mock started for the run (demo data, frozen clock); exit code 1 if any fails',
+        'run scenario files against a mock: the one at --url (or FOS_MOCK_URL), else an in-process mock started for the run ' +
+          '(demo data, frozen clock); exit code 1 if any fails',
       )
       .argument('<file...>', 'scenario files, or folders of them (e.g. fixtures/scenarios)'),
     'base URL of a running mock (env FOS_MOCK_URL); without either, an in-process mock is started for the run',

@@ -58,7 +58,8 @@ export function registerSnapshotCommand(cli: Command, env: Env): void {
           throw new UserError(`cannot write ${file}: ${(error as Error).message}`);
         }
         out(
-          `saved the state of ${client.baseUrl} to ${file}: ${recordCount(taken)} records, mock clock ${taken.clock.now}${taken.clock.frozen ? ' (frozen)' : ''}`,
+          `saved the state of ${client.baseUrl} to ${file}: ${recordCount(taken)} records, ` +
+            `mock clock ${taken.clock.now}${taken.clock.frozen ? ' (frozen)' : ''}`,
         );
       }),
     ),

@@ -158,7 +158,8 @@ async function freshCustomer(
     body,
     notes: [
       `A fresh customer was made: clientId=${body.clientId} clientSecret=${body.clientSecret} (customer ${body.customerId}).`,
-      `Its events go to its own subscriptions only: log in with these credentials and subscribe (POST /api/subscriptions) to receive the next ones.`,
+      'Its events go to its own subscriptions only: log in with these credentials and subscribe (POST /api/subscriptions) ' +
+        'to receive the next ones.',
     ],
   };
 }
@@ -239,7 +240,9 @@ export async function trigger(event: TriggerEvent, actor: Actor): Promise<Trigge
         subject: `${fresh.body.accounts.length} accounts of fresh customer ${fresh.body.clientId}`,
         notes: [
           ...fresh.notes.slice(0, 1),
-          "ACCOUNT_CREATED went to the new customer's subscriptions, and it has none yet: nothing was delivered. Accounts are made only with a customer, so no existing subscription can receive this event; the new accounts are there to use.",
+          "ACCOUNT_CREATED went to the new customer's subscriptions, and it has none yet: nothing was delivered. " +
+            'Accounts are made only with a customer, so no existing subscription can receive this event; ' +
+            'the new accounts are there to use.',
         ],
       };
     }

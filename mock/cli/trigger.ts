@@ -29,7 +29,9 @@ export function registerTriggerCommand(cli: Command, env: Env): void {
       .summary('make a webhook event happen for a customer (like `stripe trigger`)')
       .description(
         'make a webhook event happen for a customer, through the service and control APIs, so its subscribed endpoints receive it ' +
-          `(like \`stripe trigger\`). Events: ${EVENT_TYPES.join(', ')}. ACCOUNT_CREATED (and ACCOUNT_ASSET_* once the customer has no ONBOARDING asset left) needs a fresh customer: one is made and its credentials printed.`,
+          `(like \`stripe trigger\`). Events: ${EVENT_TYPES.join(', ')}. ` +
+          'ACCOUNT_CREATED (and ACCOUNT_ASSET_* once the customer has no ONBOARDING asset left) needs a fresh customer: ' +
+          'one is made and its credentials printed.',
       )
       .argument('<event>', 'the event type, e.g. OPERATION_COMPLETED')
       .option('--client-id <id>', "the customer's client id", DEMO_CREDENTIALS.clientId)
@@ -53,7 +55,8 @@ export function registerTriggerCommand(cli: Command, env: Env): void {
           out(
             subscribed.length === 0
               ? `No subscription of ${flags.clientId} listens for ${event}: subscribe an endpoint (POST /api/subscriptions) to receive it.`
-              : `Sent to ${subscribed.length} subscription${subscribed.length === 1 ? '' : 's'} of ${flags.clientId}: ${subscribed.map((s) => s.url).join(', ')} (GET /v1/subscriptions/{id}/executionLogs shows how each attempt went).`,
+              : `Sent to ${subscribed.length} subscription${subscribed.length === 1 ? '' : 's'} of ${flags.clientId}: ` +
+                  `${subscribed.map((s) => s.url).join(', ')} (GET /v1/subscriptions/{id}/executionLogs shows how each attempt went).`,
           );
         }
       } finally {

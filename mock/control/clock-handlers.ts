@@ -10,7 +10,7 @@ export function clockHandlers(c: ControlContext) {
   const { clock } = c.deps;
   const state = () => ({ now: clock.nowIso(), frozen: clock.frozen });
   return {
-    getClock: async () => ok(state()),
+    getClock: () => Promise.resolve(ok(state())),
     advanceClock: async ({ body }) => {
       const target = clock.now() + parseDuration(body.by);
       // Walk to each due time in turn, so work that a job schedules inside the window (the next

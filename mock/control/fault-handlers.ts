@@ -4,17 +4,19 @@ import { created, noContent, ok, type ControlContext, type ControlHandlers } fro
 
 export function faultHandlers(c: ControlContext) {
   return {
-    createFault: async ({ body }) => created(c.faults.add(body)),
-    listFaults: async () => ok({ data: c.faults.list() }),
-    deleteFault: async ({ params }) => {
+    // `add` throws on a fault it refuses: run inside a promise's executor, that is a rejection.
+    createFault: ({ body }) => new Promise((resolve) => resolve(created(c.faults.add(body)))),
+    listFaults: () => Promise.resolve(ok({ data: c.faults.list() })),
+    deleteFault: ({ params }) => {
       const id = params.faultId;
-      if (!c.faults.remove(id)) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'fault', id }, `No fault with id ${id}.`);
-      return noContent();
+      if (!c.faults.remove(id))
+        return Promise.reject(new ServiceError('RESOURCE_NOT_FOUND', { resource: 'fault', id }, `No fault with id ${id}.`));
+      return Promise.resolve(noContent());
     },
-    deleteAllFaults: async () => {
+    deleteAllFaults: () => {
       c.faults.clear();
-      return noContent();
+      return Promise.resolve(noContent());
     },
-    getJournal: async ({ query }) => ok({ data: c.journal.latest(query.limit) }),
+    getJournal: ({ query }) => Promise.resolve(ok({ data: c.journal.latest(query.limit) })),
   } satisfies Partial<ControlHandlers>;
 }

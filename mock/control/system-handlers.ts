@@ -4,8 +4,8 @@ import { resetState } from './reset';
 
 export function systemHandlers(c: ControlContext) {
   return {
-    getHealth: async () => ok({ status: 'ok', now: c.deps.clock.nowIso(), frozen: c.deps.clock.frozen }),
-    getConfig: async () => ok({ ...c.deps.config, secret: '***' }),
+    getHealth: () => Promise.resolve(ok({ status: 'ok', now: c.deps.clock.nowIso(), frozen: c.deps.clock.frozen })),
+    getConfig: () => Promise.resolve(ok({ ...c.deps.config, secret: '***' })),
     resetState: async () => {
       await resetState(c);
       return ok({ status: 'reset' });

@@ -17,7 +17,7 @@ export function toResponseOwner(input: OwnerInput, current: Owner): Owner {
       expectedMonthlyVolume: input.expectedMonthlyVolume,
       address: input.address,
       ubos,
-    }) as Owner;
+    });
   }
   return compact({
     type: 'INDIVIDUAL' as const,
@@ -28,7 +28,7 @@ export function toResponseOwner(input: OwnerInput, current: Owner): Owner {
     email: input.email,
     phone: input.phone,
     address: input.address,
-  }) as Owner;
+  });
 }
 
 /** Drops absent optional fields so the response never carries `undefined`. */

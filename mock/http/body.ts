@@ -21,8 +21,7 @@ export function jsonBodyParser(limitBytes: number) {
   return (req: IncomingMessage, res: ServerResponse, next: Next) => {
     if (!hasBody(req)) return next();
     if (!isJson(req)) return next(new ServiceError('UNSUPPORTED_MEDIA_TYPE', { contentType: req.headers['content-type'] ?? null }));
-    // body-parser reads Node's request as it is; Express adds nothing it needs.
-    parse(req as Parameters<typeof parse>[0], res as Parameters<typeof parse>[1], next);
+    parse(req, res, next);
   };
 }
 
@@ -31,6 +30,10 @@ export function jsonBodyReader(limitBytes: number) {
   const parse = jsonBodyParser(limitBytes);
   return (req: IncomingMessage, res: ServerResponse) =>
     new Promise<unknown>((resolve, reject) =>
-      parse(req, res, (error) => (error ? reject(error) : resolve((req as IncomingMessage & { body?: unknown }).body))),
+      parse(req, res, (error) => {
+        if (!error) return resolve((req as IncomingMessage & { body?: unknown }).body);
+        // body-parser's errors (http-errors) and this parser's (ServiceError) are Errors already.
+        reject(error instanceof Error ? error : new Error('cannot read the request body', { cause: error }));
+      }),
     );
 }

@@ -129,7 +129,7 @@ export function operationRoute(op: OperationContract, handler: RouteHandler, dep
       url: req.originalUrl,
       headers: req.headers,
       params: req.params as Record<string, string>,
-      query: req.query as Record<string, unknown>,
+      query: req.query,
       body: req.body,
     };
     runOperation(op, handler, deps, request, res).catch(next);

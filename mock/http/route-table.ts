@@ -39,7 +39,7 @@ export class RouteTable<T> {
       const method = op.method.toUpperCase();
       if (!op.path.includes('{')) {
         const path = normalise(op.path);
-        const byMethod = this.concrete.get(path) ?? new Map();
+        const byMethod = this.concrete.get(path) ?? new Map<string, { op: OperationContract; target: T }>();
         byMethod.set(method, { op, target });
         this.concrete.set(path, byMethod);
         continue;

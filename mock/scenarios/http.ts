@@ -98,7 +98,10 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 /** "CODE: message" of an Error body, for messages about an unexpected answer. */
 export function describeAnswer(answer: HttpAnswer): string {
   const body = answer.body as { code?: unknown; message?: unknown } | undefined;
-  if (body && typeof body === 'object' && typeof body.code === 'string')
-    return `${answer.status} ${body.code}: ${String(body.message ?? '')}`.trim();
+  if (body && typeof body === 'object' && typeof body.code === 'string') {
+    const { message } = body;
+    const text = typeof message === 'string' ? message : message === undefined || message === null ? '' : JSON.stringify(message);
+    return `${answer.status} ${body.code}: ${text}`.trim();
+  }
   return String(answer.status);
 }

@@ -74,9 +74,8 @@ function referenceProblems(scenario: Scenario): string[] {
     }
     const receiver = step['expect-events']?.receiver;
     if (receiver !== undefined && !receivers.has(receiver)) {
-      problems.push(
-        `${at('expect-events.receiver')}: no receiver "${receiver}" is declared (${receivers.size ? `declared: ${[...receivers].join(', ')}` : 'add it under receivers:'})`,
-      );
+      const declared = receivers.size ? `declared: ${[...receivers].join(', ')}` : 'add it under receivers:';
+      problems.push(`${at('expect-events.receiver')}: no receiver "${receiver}" is declared (${declared})`);
     }
     for (const name of Object.keys(step.save ?? {})) saved.add(name);
   });

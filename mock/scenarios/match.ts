@@ -46,7 +46,7 @@ export function describeDifferences(differences: Difference[], limit = 5): strin
   const lines = differences.slice(0, limit).map((d) => {
     const where = d.path || '(the value)';
     if (d.note === 'missing') return `${where}: expected ${json(d.expected)}, but it is missing`;
-    if (d.note === 'array length') return `${where}: expected ${d.expected} items, got ${d.actual}`;
+    if (d.note === 'array length') return `${where}: expected ${json(d.expected)} items, got ${json(d.actual)}`;
     if (d.note) return `${where}: ${d.note} ${json(d.expected)}, got ${json(d.actual)}`;
     return `${where}: expected ${json(d.expected)}, got ${json(d.actual)}`;
   });

@@ -71,7 +71,13 @@ function word(error: ErrorObject, data: unknown): string {
     segments = [...segments, String(params.missingProperty)];
     message = 'is required';
   } else if (error.keyword === 'type') {
-    message = `must be ${params.type === 'object' ? 'a mapping (key: value)' : params.type === 'array' ? 'a list' : `of type ${String(params.type).replace(',', ' or ')}`}, got ${describe(error.data)}`;
+    const wanted =
+      params.type === 'object'
+        ? 'a mapping (key: value)'
+        : params.type === 'array'
+          ? 'a list'
+          : `of type ${String(params.type).replace(',', ' or ')}`;
+    message = `must be ${wanted}, got ${describe(error.data)}`;
   } else if (error.keyword === 'enum') {
     message = `must be one of ${(params.allowedValues as unknown[]).join(', ')}, got ${describe(error.data)}`;
   } else if (error.keyword === 'const') {

@@ -33,7 +33,10 @@ function expectStatus(answer: HttpAnswer, status: number, what: string): void {
   if (answer.status !== status) throw new SetupError(`${what} answered ${describeAnswer(answer)} (expected ${status})`);
 }
 
-/** Whether the scenario needs /_mock: a reset, a fresh customer, control, clock or webhook steps, or event checks (they wait for deliveries). */
+/**
+ * Whether the scenario needs /_mock: a reset, a fresh customer, control, clock or webhook steps, or
+ * event checks (they wait for deliveries).
+ */
 export function needsControlApi(scenario: Scenario): boolean {
   if (scenario.reset || (scenario.customer ?? 'fresh') === 'fresh') return true;
   return scenario.steps.some(

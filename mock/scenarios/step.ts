@@ -41,7 +41,8 @@ export async function runStep(step: Step, s: StepContext): Promise<number | unde
       const actual = answer.headers[header.toLowerCase()];
       if (actual !== expected)
         throw failure(
-          `headers.${header.toLowerCase()}: expected ${JSON.stringify(expected)}, got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}`,
+          `headers.${header.toLowerCase()}: expected ${JSON.stringify(expected)}, ` +
+            `got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}`,
         );
     }
     if (step.expect && 'body' in step.expect) {

@@ -10,7 +10,7 @@ export function readFixtures(path: string): DemoFixtures {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8')) as DemoFixtures;
   } catch (error) {
-    throw new Error(`fos-mock: cannot read fixtures ${path}: ${(error as Error).message}`);
+    throw new Error(`fos-mock: cannot read fixtures ${path}: ${(error as Error).message}`, { cause: error });
   }
   for (const key of ['customers', 'accounts', 'accountReview', 'balances', 'beneficiaries', 'rates', 'assetScales'] as const) {
     if (parsed[key] === undefined) throw new Error(`fos-mock: fixtures ${path} lack "${key}"`);

@@ -1,4 +1,5 @@
-// Subscription reference look-ups (GET /v1/reference/resources and /eventTypes in the OpenAPI document): fixed lists, paginated like every other list.
+// Subscription reference look-ups (GET /v1/reference/resources and /eventTypes in the OpenAPI
+// document): fixed lists, paginated like every other list.
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, RESOURCE_EVENTS, RESOURCE_NAMES, resourceOf } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { EventType } from '../store/records';
@@ -29,13 +30,13 @@ export class ReferenceService {
       this.deps.codec,
       list,
       params,
-      async (q) => {
+      (q) => {
         const slice = sliceSorted(keys, q);
-        return {
+        return Promise.resolve({
           items: slice.slots.map((slot) => ({ key: keys.keyAt(slot), record: items[slot] as T })),
           hasBefore: slice.hasBefore,
           hasAfter: slice.hasAfter,
-        };
+        });
       },
       (item) => item,
     );

@@ -82,7 +82,7 @@ export class SubscriptionService {
     const { store, codec } = this.deps;
     await ownSubscription(store, customerId, subscriptionId);
     const filter = params.filters === undefined || params.filters === '' ? undefined : parseLogFilter(params.filters);
-    const where = filter ? (log: ExecutionLog) => matchesFilter(filter, log as unknown as Record<string, unknown>) : undefined;
+    const where = filter ? (log: ExecutionLog) => matchesFilter(filter, log) : undefined;
     return readPage(
       codec,
       `executionLog:${subscriptionId}`,

@@ -60,7 +60,7 @@ export class TokenService {
       return this.liveCustomer(known.customerId);
     }
     let subject: string | undefined;
-    let expiresAtMs = 0;
+    let expiresAtMs: number;
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],

@@ -27,7 +27,7 @@ export class MemoryStore implements Store {
 
   private table(kind: Kind): Map<string, Entry> {
     let table = this.entries.get(kind);
-    if (!table) this.entries.set(kind, (table = new Map()));
+    if (!table) this.entries.set(kind, (table = new Map<string, Entry>()));
     return table;
   }
 

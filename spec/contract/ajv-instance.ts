@@ -41,6 +41,6 @@ export function makeAjv(doc: OpenApiDocument, mode: Instance, source = false): A
   addFormats(ajv);
   ajv.addKeyword(knownValues(mode));
   const components = mode === 'strict' ? closeObjects(rewriteRefs(doc.components)) : rewriteRefs(doc.components);
-  ajv.addSchema({ $id: DOCUMENT_ID, components } as object);
+  ajv.addSchema({ $id: DOCUMENT_ID, components });
   return ajv;
 }

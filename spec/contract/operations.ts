@@ -88,7 +88,7 @@ function locationSchema(params: ParameterObject[], location: string): Json {
   const required: string[] = [];
   for (const p of params.filter((param) => param.in === location)) {
     const name = location === 'header' ? p.name.toLowerCase() : p.name;
-    properties[name] = (p.schema ?? {}) as Json;
+    properties[name] = p.schema ?? {};
     if (p.required === true) required.push(name);
   }
   return { type: 'object', properties, required };
@@ -158,7 +158,7 @@ function buildOperation(
   operation: JsonObject,
   globalSecurity: boolean,
 ): OperationContract {
-  const operationId = String(operation.operationId ?? `${method} ${path}`);
+  const operationId = typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`;
   const params = collectParameters(doc, pathItem, operation);
   const validatePath = compiler.compileParameters(locationSchema(params, 'path'), validatorKey(operationId, 'path'));
   const validateQuery = compiler.compileParameters(locationSchema(params, 'query'), validatorKey(operationId, 'query'));
@@ -200,7 +200,8 @@ function buildOperation(
       if (headers[name] === undefined) errors.push({ field: `header.${name}`, message: 'is required' });
     }
     const requestId = headers['x-request-id'];
-    if (requestId !== undefined && !UUID.test(String(requestId))) errors.push({ field: 'header.x-request-id', message: 'must be a uuid' });
+    if (requestId !== undefined && !(typeof requestId === 'string' && UUID.test(requestId)))
+      errors.push({ field: 'header.x-request-id', message: 'must be a uuid' });
     return errors;
   };
 

@@ -18,14 +18,10 @@ module.exports = (pathItem, _options, context) => {
       ({ param }) => param.in === 'header' && param.name.toLowerCase() === 'x-idempotency-key' && param.required === true,
     );
     if (!found) {
-      results.push({
-        message:
-          `${method.toUpperCase()} ${operation.operationId || ''} must take the required X-Idempotency-Key header ($ref '#/components/parameters/XIdempotencyKey').`.replace(
-            '  ',
-            ' ',
-          ),
-        path: [...context.path, method],
-      });
+      const message =
+        `${method.toUpperCase()} ${operation.operationId || ''} must take the required X-Idempotency-Key header ` +
+        "($ref '#/components/parameters/XIdempotencyKey').";
+      results.push({ message: message.replace('  ', ' '), path: [...context.path, method] });
     }
   }
   return results;

@@ -41,7 +41,7 @@ describe('presence and configuration', () => {
       // The service API is unaffected.
       await off.http.post('/api/oauth/client/token').send({ clientId: 'demo-client', clientSecret: 'demo-secret' }).expect(200);
     } finally {
-      off.close();
+      await off.close();
     }
   });
 });
@@ -82,7 +82,7 @@ describe('routing and validation', () => {
     expect(() => assertHandlersMatchDocument(controlContract(), table)).not.toThrow();
     const { getHealth: _dropped, ...rest } = table;
     expect(() => assertHandlersMatchDocument(controlContract(), rest)).toThrow(/No handler for: getHealth/);
-    expect(() => assertHandlersMatchDocument(controlContract(), { ...table, getSecrets: table.getHealth! })).toThrow(
+    expect(() => assertHandlersMatchDocument(controlContract(), { ...table, getSecrets: table.getHealth })).toThrow(
       /Not in the document: getSecrets/,
     );
   });
@@ -91,14 +91,14 @@ describe('routing and validation', () => {
 describe('strict answers', () => {
   it('an answer that should be a service resource but breaks the service document is 500 INTERNAL_ERROR naming the schema', async () => {
     const broken = checkedAgainstPublic(
-      async () => ({ status: 200, body: { id: 'not an operation' } }),
+      () => Promise.resolve({ status: 200, body: { id: 'not an operation' } }),
       'Operation',
       contract(),
       h.mock.logger,
     );
     await expect(broken({} as never)).rejects.toMatchObject({ code: 'INTERNAL_ERROR', details: { schema: 'Operation' } });
     const fine = checkedAgainstPublic(
-      async () => ({ status: 404, body: { code: 'RESOURCE_NOT_FOUND', message: 'x' } }),
+      () => Promise.resolve({ status: 404, body: { code: 'RESOURCE_NOT_FOUND', message: 'x' } }),
       'Operation',
       contract(),
       h.mock.logger,
@@ -143,7 +143,7 @@ describe('documents and reference', () => {
       expect(res.body).toMatchObject({ code: 'DOCS_UNAVAILABLE', details: { package: expect.stringMatching(/^redoc@/) } });
       expect(res.headers['x-request-id']).toBeDefined();
     } finally {
-      without.close();
+      await without.close();
     }
   });
 

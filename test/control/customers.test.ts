@@ -18,38 +18,41 @@ async function tokenFor(clientId: string, clientSecret: string) {
 }
 
 describe('isolated customers', () => {
-  it('a new customer gets credentials that work, and copies (new ids, same balances) of demo-client’s accounts and beneficiaries', async () => {
-    const res = await control(h).post('/customers', { name: 'QA run 1' }).expect(201);
-    const customer = res.body;
-    expect(customer).toEqual({
-      customerId: expect.any(String),
-      clientId: expect.stringMatching(/^client-[0-9a-f]{8}$/),
-      clientSecret: expect.any(String),
-      accounts: expect.any(Array),
-      beneficiaries: expect.any(Array),
-    });
-    const templateAccounts = d.accountsOf(d.c1.id);
-    expect(customer.accounts).toHaveLength(templateAccounts.length);
-    expect(customer.beneficiaries).toHaveLength(d.f.beneficiaries.filter((b) => b.customerId === d.c1.id).length);
+  it(
+    'a new customer gets credentials that work, ' + 'and copies (new ids, same balances) of demo-client’s accounts and beneficiaries',
+    async () => {
+      const res = await control(h).post('/customers', { name: 'QA run 1' }).expect(201);
+      const customer = res.body;
+      expect(customer).toEqual({
+        customerId: expect.any(String),
+        clientId: expect.stringMatching(/^client-[0-9a-f]{8}$/),
+        clientSecret: expect.any(String),
+        accounts: expect.any(Array),
+        beneficiaries: expect.any(Array),
+      });
+      const templateAccounts = d.accountsOf(d.c1.id);
+      expect(customer.accounts).toHaveLength(templateAccounts.length);
+      expect(customer.beneficiaries).toHaveLength(d.f.beneficiaries.filter((b) => b.customerId === d.c1.id).length);
 
-    const api = await tokenFor(customer.clientId, customer.clientSecret);
-    const accounts = (await api.get('/api/accounts?limit=100&sortOrder=ASCENDING').expect(200)).body.data;
-    expect(accounts.map((a: { id: string }) => a.id)).toEqual(customer.accounts);
-    for (const [i, template] of templateAccounts.entries()) {
-      const copy = accounts[i];
-      expect(copy.customer.id).toBe(customer.customerId);
-      expect(copy.owner.legalName ?? copy.owner.firstName).toBe(
-        template.owner.type === 'COMPANY' ? template.owner.legalName : template.owner.firstName,
-      );
-      expect(copy.sourceAccountId === null).toBe(template.sourceAccountId === null);
-      if (copy.sourceAccountId) expect(customer.accounts).toContain(copy.sourceAccountId);
-      const balances = (await control(h).get(`/accounts/${copy.id}/balances`).expect(200)).body.balances;
-      expect(balances).toEqual({ BRL: d.balance(template.id, 'BRL'), USDT: d.balance(template.id, 'USDT') });
-    }
-    const beneficiaries = (await api.get('/v1/beneficiaries?limit=100').expect(200)).body.data;
-    expect(beneficiaries.map((b: { id: string }) => b.id).sort()).toEqual([...customer.beneficiaries].sort());
-    expect(beneficiaries.every((b: { customerId: string }) => b.customerId === customer.customerId)).toBe(true);
-  });
+      const api = await tokenFor(customer.clientId, customer.clientSecret);
+      const accounts = (await api.get('/api/accounts?limit=100&sortOrder=ASCENDING').expect(200)).body.data;
+      expect(accounts.map((a: { id: string }) => a.id)).toEqual(customer.accounts);
+      for (const [i, template] of templateAccounts.entries()) {
+        const copy = accounts[i];
+        expect(copy.customer.id).toBe(customer.customerId);
+        expect(copy.owner.legalName ?? copy.owner.firstName).toBe(
+          template.owner.type === 'COMPANY' ? template.owner.legalName : template.owner.firstName,
+        );
+        expect(copy.sourceAccountId === null).toBe(template.sourceAccountId === null);
+        if (copy.sourceAccountId) expect(customer.accounts).toContain(copy.sourceAccountId);
+        const balances = (await control(h).get(`/accounts/${copy.id}/balances`).expect(200)).body.balances;
+        expect(balances).toEqual({ BRL: d.balance(template.id, 'BRL'), USDT: d.balance(template.id, 'USDT') });
+      }
+      const beneficiaries = (await api.get('/v1/beneficiaries?limit=100').expect(200)).body.data;
+      expect(beneficiaries.map((b: { id: string }) => b.id).sort()).toEqual([...customer.beneficiaries].sort());
+      expect(beneficiaries.every((b: { customerId: string }) => b.customerId === customer.customerId)).toBe(true);
+    },
+  );
 
   it('two new customers never see each other’s data, nor demo-client’s', async () => {
     const one = (await control(h).post('/customers', {}).expect(201)).body;

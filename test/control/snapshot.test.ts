@@ -7,30 +7,33 @@ import { startMock, type Authed, type Harness } from '../http/harness';
 import { control, d, deposit, funded, withdrawal } from './support';
 
 describe('the store’s state', () => {
-  it('exports records with scopes and keys in insertion order, balances and finished keys, and imports them into another store', async () => {
-    const a = new MemoryStore();
-    await a.insert('customer', 'all', 'c1', { id: 'c1', name: 'One', clientId: 'x', clientSecret: 'y', deleted: false });
-    await a.insert('customer', 'all', 'c2', { id: 'c2', name: 'Two', clientId: 'x2', clientSecret: 'y2', deleted: false });
-    await a.remove('customer', 'c1');
-    await a.setBalance('acc', 'BRL', '10.50');
-    await a.claimIdempotencyKey('done', 'f1', 0, 1000);
-    await a.completeIdempotencyKey('done', { status: 201, body: { id: 1 } });
-    await a.claimIdempotencyKey('running', 'f2', 0, 1000);
-    const state = await a.exportState(0);
-    expect(state).toEqual({
-      sequence: 2,
-      records: { customer: [{ scope: 'all', id: 'c2', key: 2, record: expect.objectContaining({ name: 'Two' }) }] },
-      balances: [{ accountId: 'acc', asset: 'BRL', value: '10.5' }],
-      idempotency: [{ key: 'done', fingerprint: 'f1', state: 'DONE', expiresAt: 1000, response: { status: 201, body: { id: 1 } } }],
-    });
-    const b = new MemoryStore();
-    await b.insert('customer', 'all', 'old', { id: 'old', name: 'Old', clientId: 'o', clientSecret: 'o', deleted: false });
-    await b.importState(JSON.parse(JSON.stringify(state)));
-    expect(await b.get('customer', 'old')).toBeUndefined();
-    expect(await b.exportState(0)).toEqual(state);
-    await b.insert('customer', 'all', 'c3', { id: 'c3', name: 'Three', clientId: 'x3', clientSecret: 'y3', deleted: false });
-    expect((await b.page('customer', { scope: 'all', limit: 10, order: 'ASCENDING' })).items.map((i) => i.key)).toEqual([2, 3]);
-  });
+  it(
+    'exports records with scopes and keys in insertion order, balances and finished keys, ' + 'and imports them into another store',
+    async () => {
+      const a = new MemoryStore();
+      await a.insert('customer', 'all', 'c1', { id: 'c1', name: 'One', clientId: 'x', clientSecret: 'y', deleted: false });
+      await a.insert('customer', 'all', 'c2', { id: 'c2', name: 'Two', clientId: 'x2', clientSecret: 'y2', deleted: false });
+      await a.remove('customer', 'c1');
+      await a.setBalance('acc', 'BRL', '10.50');
+      await a.claimIdempotencyKey('done', 'f1', 0, 1000);
+      await a.completeIdempotencyKey('done', { status: 201, body: { id: 1 } });
+      await a.claimIdempotencyKey('running', 'f2', 0, 1000);
+      const state = await a.exportState(0);
+      expect(state).toEqual({
+        sequence: 2,
+        records: { customer: [{ scope: 'all', id: 'c2', key: 2, record: expect.objectContaining({ name: 'Two' }) }] },
+        balances: [{ accountId: 'acc', asset: 'BRL', value: '10.5' }],
+        idempotency: [{ key: 'done', fingerprint: 'f1', state: 'DONE', expiresAt: 1000, response: { status: 201, body: { id: 1 } } }],
+      });
+      const b = new MemoryStore();
+      await b.insert('customer', 'all', 'old', { id: 'old', name: 'Old', clientId: 'o', clientSecret: 'o', deleted: false });
+      await b.importState(JSON.parse(JSON.stringify(state)));
+      expect(await b.get('customer', 'old')).toBeUndefined();
+      expect(await b.exportState(0)).toEqual(state);
+      await b.insert('customer', 'all', 'c3', { id: 'c3', name: 'Three', clientId: 'x3', clientSecret: 'y3', deleted: false });
+      expect((await b.page('customer', { scope: 'all', limit: 10, order: 'ASCENDING' })).items.map((i) => i.key)).toEqual([2, 3]);
+    },
+  );
 
   it('refuses a state with a repeated id or key and keeps its own', async () => {
     const store = new MemoryStore();
@@ -135,7 +138,7 @@ describe('snapshot round trip over HTTP', () => {
       await control(auto).post('/clock/advance', { by: '5s' }).expect(200);
       expect((await autoApi.get(`/v1/operations/${op.id}`).expect(200)).body.currentState.status).toBe('COMPLETED');
     } finally {
-      auto.close();
+      await auto.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { INSTRUCTION_EVENT, instructionEventPayload, moveInstruction, type InstructionStatus } from '../../mock/domain/beneficiaries';
+import type { Beneficiary, PaymentInstruction, Schemas } from '../../mock/store/records';
 
 const CUSTOMER = '3f1c2a4e-8b7d-4c59-9e21-6a0d5b7c8e90';
 const CREATED_AT = '2025-02-20T13:00:00.000Z';
@@ -15,7 +16,10 @@ const address = {
   postalCode: '22240-003',
 };
 
-function instruction(status: InstructionStatus | undefined, overrides: Record<string, unknown> = {}): any {
+/** The instruction event's payload as the document describes it. */
+type InstructionEvent = Schemas['BeneficiaryInstructionEvent'];
+
+function instruction(status: InstructionStatus | undefined, overrides: Partial<PaymentInstruction> = {}): PaymentInstruction {
   return {
     id: 'pi-1',
     asset: 'BRL',
@@ -26,7 +30,7 @@ function instruction(status: InstructionStatus | undefined, overrides: Record<st
   };
 }
 
-function individual(overrides: Record<string, unknown> = {}): any {
+function individual(overrides: Partial<Beneficiary> = {}): Beneficiary {
   return {
     id: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f',
     customerId: CUSTOMER,
@@ -132,7 +136,7 @@ describe('payment-instruction state machine', () => {
 describe('payment-instruction event payload', () => {
   it('an individual beneficiary appears with taxId as the document value and dateOfBirth from birthDate', () => {
     const beneficiary = individual();
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT);
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, CREATED_AT);
     expect(payload.entity).toEqual({
       type: 'INDIVIDUAL',
       firstName: 'Ana',
@@ -145,7 +149,7 @@ describe('payment-instruction event payload', () => {
 
   it('carries the beneficiary id, customer and relationship', () => {
     const beneficiary = individual({ relationshipType: 'SELF_OWNED' });
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT);
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, CREATED_AT);
     expect(payload.id).toBe(beneficiary.id);
     expect(payload.customerId).toBe(CUSTOMER);
     expect(payload.relationshipType).toBe('SELF_OWNED');
@@ -155,7 +159,7 @@ describe('payment-instruction event payload', () => {
     const beneficiary = individual({
       entity: { type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Costa', identificationDocument: { type: 'CPF', value: '52998224725' } },
     });
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT);
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, CREATED_AT);
     expect(payload.entity).toEqual({ type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Costa', taxId: '52998224725' });
     expect(Object.keys(payload.entity as object)).not.toContain('dateOfBirth');
   });
@@ -169,13 +173,13 @@ describe('payment-instruction event payload', () => {
         address,
       },
     });
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT);
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, CREATED_AT);
     expect(payload.entity).toEqual({ type: 'COMPANY', legalName: 'Acme Pagamentos Ltda', taxId: '11222333000181', address });
   });
 
   it('the instruction address is given as {type, rail, key} with the PIX key as key', () => {
     const beneficiary = individual();
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT) as any;
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, CREATED_AT) as InstructionEvent;
     expect(Object.keys(payload.instruction.address).sort()).toEqual(['key', 'rail', 'type']);
     expect(payload.instruction.address.rail).toBe('PIX_KEY');
     expect(payload.instruction.address.key).toBe('ana.costa@example.com.br');
@@ -192,14 +196,14 @@ describe('payment-instruction event payload', () => {
     ['7d9f2c3a-1b4e-4f6a-9c8d-2e1f0a3b4c5d', 'EVP'],
   ])('the address type of PIX key %s is the key type %s', (dictKey, type) => {
     const pi = instruction('CREATED', { address: { rail: 'PIX_KEY', dictKey } });
-    const payload = instructionEventPayload(individual({ paymentInstructions: [pi] }), pi, CREATED_AT) as any;
+    const payload = instructionEventPayload(individual({ paymentInstructions: [pi] }), pi, CREATED_AT) as InstructionEvent;
     expect(payload.instruction.address).toEqual({ type, rail: 'PIX_KEY', key: dictKey });
   });
 
   it('atTime is the transition time given, not the instruction or beneficiary creation time', () => {
     const beneficiary = individual();
-    const approved = moveInstruction(beneficiary.paymentInstructions[0], 'APPROVED', LATER);
-    const payload = instructionEventPayload(beneficiary, approved, LATER) as any;
+    const approved = moveInstruction(beneficiary.paymentInstructions[0]!, 'APPROVED', LATER);
+    const payload = instructionEventPayload(beneficiary, approved, LATER) as InstructionEvent;
     expect(payload.atTime).toBe(LATER);
     expect(payload.atTime).not.toBe(beneficiary.createdAt);
     expect(payload.instruction.currentState.createdAt).toBe(LATER);
@@ -207,22 +211,22 @@ describe('payment-instruction event payload', () => {
 
   it('atTime is exactly the value passed in, whatever the state says', () => {
     const beneficiary = individual();
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], '2025-02-21T09:00:00.000Z');
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, '2025-02-21T09:00:00.000Z');
     expect(payload.atTime).toBe('2025-02-21T09:00:00.000Z');
   });
 
   it('a rejection reason is carried in the instruction state of the payload', () => {
     const reason = { code: 'BENEFICIARY_REJECTED', message: 'The PIX key does not belong to the beneficiary.', details: {} };
     const beneficiary = individual();
-    const rejected = moveInstruction(beneficiary.paymentInstructions[0], 'REJECTED', LATER, reason);
-    const payload = instructionEventPayload(beneficiary, rejected, LATER) as any;
+    const rejected = moveInstruction(beneficiary.paymentInstructions[0]!, 'REJECTED', LATER, reason);
+    const payload = instructionEventPayload(beneficiary, rejected, LATER) as InstructionEvent;
     expect(payload.instruction.currentState.reason).toEqual(reason);
     expect(payload.instruction.currentState.createdAt).toBe(LATER);
   });
 
   it('a state without a reason gives no reason key in the payload', () => {
     const beneficiary = individual();
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT) as any;
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, CREATED_AT) as InstructionEvent;
     expect(payload.instruction.currentState).not.toHaveProperty('reason');
   });
 
@@ -230,14 +234,14 @@ describe('payment-instruction event payload', () => {
   // instruction.currentState.status (CREATED, APPROVED, REJECTED, ACTION_REQUIRED).
   it('the instruction state in the payload carries the status it moved to, as in the document examples', () => {
     const beneficiary = individual();
-    const approved = moveInstruction(beneficiary.paymentInstructions[0], 'APPROVED', LATER);
-    const payload = instructionEventPayload(beneficiary, approved, LATER) as any;
+    const approved = moveInstruction(beneficiary.paymentInstructions[0]!, 'APPROVED', LATER);
+    const payload = instructionEventPayload(beneficiary, approved, LATER) as InstructionEvent;
     expect(payload.instruction.currentState).toEqual({ status: 'APPROVED', createdAt: LATER });
   });
 
   it('the payload has exactly the seed fields', () => {
     const beneficiary = individual();
-    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0], CREATED_AT);
+    const payload = instructionEventPayload(beneficiary, beneficiary.paymentInstructions[0]!, CREATED_AT);
     expect(Object.keys(payload).sort()).toEqual(['atTime', 'customerId', 'entity', 'id', 'instruction', 'relationshipType']);
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import Decimal from 'decimal.js';
 import { ServiceError } from '../../mock/errors/catalogue';
-import { buildOperation, propagatingTags } from '../../mock/domain/operations/build';
+import { buildOperation, propagatingTags, type NewOperation } from '../../mock/domain/operations/build';
 import { settlementPlan, type SettlementPlan } from '../../mock/domain/operations/settlement';
 import { canMove, moveOperation, OPERATION_EVENT, type OperationStatus } from '../../mock/domain/operations/state-machine';
+import type { Operation, Schemas } from '../../mock/store/records';
 
 const CUSTOMER = 'c0ffee00-0000-4000-8000-000000000001';
 const ACCOUNT = 'acc00000-0000-4000-8000-000000000001';
@@ -11,10 +12,16 @@ const TARGET_ACCOUNT = 'acc00000-0000-4000-8000-000000000002';
 const CREATED_AT = '2025-03-10T14:30:00.000Z';
 const LATER = '2025-03-10T14:41:12.000Z';
 
+type Transaction = Schemas['Transaction'];
+
 const brl = (value: string) => ({ value, asset: 'BRL', decimals: 2 });
 const usdt = (value: string) => ({ value, asset: 'USDT', decimals: 6 });
 
-function operation(status: OperationStatus, overrides: Record<string, unknown> = {}): any {
+function confirmed(id: string, rail: string, direction: Transaction['direction'], amount: Schemas['Amount'], at: string): Transaction {
+  return { id, rail, direction, amount, status: 'CONFIRMED', confirmedAt: at };
+}
+
+function operation(status: OperationStatus, overrides: Partial<Operation> = {}): Operation {
   return {
     id: 'op000000-0000-4000-8000-000000000001',
     customer: { id: CUSTOMER },
@@ -95,23 +102,22 @@ describe('moving an operation', () => {
   });
 
   it('when an operation completes with transactions, then they are appended after the existing ones', () => {
-    const first = { id: 't1', rail: 'INTERNAL', direction: 'DEBIT', amount: brl('100.00'), status: 'CONFIRMED', confirmedAt: CREATED_AT };
-    const second = { id: 't2', rail: 'INTERNAL', direction: 'CREDIT', amount: usdt('18.500000'), status: 'CONFIRMED', confirmedAt: LATER };
-    const completed = moveOperation(operation('REQUESTED', { transactions: [first] }), 'COMPLETED', LATER, {
-      transactions: [second] as any,
-    });
+    const first = confirmed('t1', 'INTERNAL', 'DEBIT', brl('100.00'), CREATED_AT);
+    const second = confirmed('t2', 'INTERNAL', 'CREDIT', usdt('18.500000'), LATER);
+    const completed = moveOperation(operation('REQUESTED', { transactions: [first] }), 'COMPLETED', LATER, { transactions: [second] });
     expect(completed.transactions).toEqual([first, second]);
   });
 
   it('when no transactions are given, then the existing ones are kept unchanged', () => {
-    const first = { id: 't1', rail: 'PIX', direction: 'CREDIT', amount: brl('100.00'), status: 'CONFIRMED', confirmedAt: CREATED_AT };
+    const first = confirmed('t1', 'PIX', 'CREDIT', brl('100.00'), CREATED_AT);
     expect(moveOperation(operation('REQUESTED', { transactions: [first] }), 'ACTION_REQUIRED', LATER).transactions).toEqual([first]);
   });
 
   it('leaves the original operation untouched (a new value is returned)', () => {
     const original = operation('REQUESTED');
     const snapshot = JSON.parse(JSON.stringify(original));
-    const moved = moveOperation(original, 'COMPLETED', LATER, { transactions: [{ id: 't1' }] as any });
+    const transaction = confirmed('t1', 'INTERNAL', 'CREDIT', usdt('18.500000'), LATER);
+    const moved = moveOperation(original, 'COMPLETED', LATER, { transactions: [transaction] });
     expect(moved).not.toBe(original);
     expect(original).toEqual(snapshot);
   });
@@ -119,7 +125,7 @@ describe('moving an operation', () => {
   it('keeps every other field of the operation', () => {
     const original = operation('REQUESTED', { tags: [{ key: 'costCenter', value: 'CC-1' }] });
     const moved = moveOperation(original, 'COMPLETED', LATER);
-    const { currentState: _a, updatedAt: _b, ...rest } = moved as any;
+    const { currentState: _a, updatedAt: _b, ...rest } = moved;
     const { currentState: _c, updatedAt: _d, ...expected } = original;
     expect(rest).toEqual(expected);
   });
@@ -183,9 +189,9 @@ describe('settlement plans', () => {
   });
 
   it('every debit is negative and every credit positive, whatever the intent', () => {
-    const intents = [
-      { type: 'DEPOSIT', fundingInstruction: { rail: 'PIX' } },
-      { type: 'WITHDRAWAL' },
+    const intents: Operation['intent'][] = [
+      { type: 'DEPOSIT', fundingInstruction: { rail: 'PIX', payload: '000201' } },
+      { type: 'WITHDRAWAL', beneficiary: { id: 'b1' } },
       { type: 'SWAP' },
       { type: 'TRANSFER', targetAccount: { id: TARGET_ACCOUNT, owner: 'x' } },
     ];
@@ -198,7 +204,7 @@ describe('settlement plans', () => {
 });
 
 describe('building a new operation', () => {
-  const base = {
+  const base: NewOperation = {
     id: 'op000000-0000-4000-8000-000000000009',
     customerId: CUSTOMER,
     accountId: ACCOUNT,
@@ -208,7 +214,7 @@ describe('building a new operation', () => {
     quote: { id: 'q1', rate: '0.185', expiresAt: '2025-03-10T14:30:30.000Z' },
     accountTags: [],
     at: CREATED_AT,
-  } as any;
+  };
 
   it('a new operation is REQUESTED, with no transactions, created and updated at the given time', () => {
     const op = buildOperation(base);
@@ -248,7 +254,7 @@ describe('building a new operation', () => {
     const tags = propagatingTags([
       { key: 'b', value: '2', propagates: true },
       { key: 'a', value: '1', propagates: true },
-    ] as any);
+    ]);
     expect(tags).toEqual([
       { key: 'b', value: '2' },
       { key: 'a', value: '1' },

@@ -155,7 +155,8 @@ describe('isValidBrCode', () => {
 
   it('accepts a valid static PIX (but parseDepositBrCode wants a dynamic one)', () => {
     const readme =
-      '00020126650014br.gov.bcb.pix0119nubank@thalesog.com0220Gerado por Pix-Utils52040000530398654041.005802BR5914Thales Ogliari6015SAO MIGUEL DO O62070503***6304059A';
+      '00020126650014br.gov.bcb.pix0119nubank@thalesog.com0220Gerado por Pix-Utils' +
+      '52040000530398654041.005802BR5914Thales Ogliari6015SAO MIGUEL DO O62070503***6304059A';
     expect(isValidBrCode(readme)).toBe(true);
     expect(parseDepositBrCode(readme)).toBeNull();
   });

@@ -79,24 +79,27 @@ describe('account review', () => {
 });
 
 describe('asset onboarding', () => {
-  it('activating an ONBOARDING asset emits ACCOUNT_ASSET_ACTIVATED; failing one ACCOUNT_ASSET_FAILED; a finished one cannot move', async () => {
-    const account = d.accountsOf(d.c1.id).find((a) => a.assets.filter((x) => x.status === 'ONBOARDING').length >= 1)!;
-    const [first] = account.assets.filter((x) => x.status === 'ONBOARDING');
-    const updated = await h.mock.services.accounts.settleAsset(d.c1.id, account.id, first!.currency, 'ACTIVE');
-    expect(updated.assets.find((a) => a.currency === first!.currency)!.status).toBe('ACTIVE');
-    await expect(h.mock.services.accounts.settleAsset(d.c1.id, account.id, first!.currency, 'FAILED')).rejects.toMatchObject({
-      code: 'INVALID_STATE_TRANSITION',
-    });
-    await h.mock.services.webhooks.idle();
-    expect(events().map((e) => e.type)).toEqual(['ACCOUNT_ASSET_ACTIVATED']);
-  });
+  it(
+    'activating an ONBOARDING asset emits ACCOUNT_ASSET_ACTIVATED; ' + 'failing one ACCOUNT_ASSET_FAILED; a finished one cannot move',
+    async () => {
+      const account = d.accountsOf(d.c1.id).find((a) => a.assets.filter((x) => x.status === 'ONBOARDING').length >= 1)!;
+      const [first] = account.assets.filter((x) => x.status === 'ONBOARDING');
+      const updated = await h.mock.services.accounts.settleAsset(d.c1.id, account.id, first!.currency, 'ACTIVE');
+      expect(updated.assets.find((a) => a.currency === first!.currency)!.status).toBe('ACTIVE');
+      await expect(h.mock.services.accounts.settleAsset(d.c1.id, account.id, first!.currency, 'FAILED')).rejects.toMatchObject({
+        code: 'INVALID_STATE_TRANSITION',
+      });
+      await h.mock.services.webhooks.idle();
+      expect(events().map((e) => e.type)).toEqual(['ACCOUNT_ASSET_ACTIVATED']);
+    },
+  );
 });
 
 describe('account creation', () => {
   it('a new account emits ACCOUNT_CREATED to its own customer’s subscriptions only', async () => {
     const template = d.accountsOf(d.c1.id)[0]!;
     const created = await h.mock.services.accounts.create({
-      account: { ...template, id: '7d9f0a52-2b1c-4e8a-9f3d-5c6b7a8e9f01' } as never,
+      account: { ...template, id: '7d9f0a52-2b1c-4e8a-9f3d-5c6b7a8e9f01' },
       review: 'NOT_SUBMITTED',
     });
     await h.mock.services.webhooks.idle();

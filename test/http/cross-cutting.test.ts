@@ -29,7 +29,7 @@ describe('routes and the document', () => {
   });
 
   it('refuses to start when the mock has a route the document lacks', () => {
-    expect(() => assertHandlersMatchDocument(contract(), { ...handlers, getSecrets: handlers.getAccount! })).toThrow(
+    expect(() => assertHandlersMatchDocument(contract(), { ...handlers, getSecrets: handlers.getAccount })).toThrow(
       /Not in the document: getSecrets/,
     );
   });
@@ -101,12 +101,18 @@ describe('bearer tokens', () => {
 
   it.each([
     ['no Authorization header', () => undefined],
-    ['a Basic header', async () => 'Basic ZGVtbzpkZW1v'],
-    ['a token that is not a JWT', async () => 'Bearer not-a-token'],
+    ['a Basic header', () => 'Basic ZGVtbzpkZW1v'],
+    ['a token that is not a JWT', () => 'Bearer not-a-token'],
     [
       'alg none',
-      async () =>
-        `Bearer ${new UnsecuredJWT({ sub: customerId() }).setIssuer('fos-mock').setAudience('fos-api').setIssuedAt().setExpirationTime('1h').encode()}`,
+      () => {
+        const token = new UnsecuredJWT({ sub: customerId() })
+          .setIssuer('fos-mock')
+          .setAudience('fos-api')
+          .setIssuedAt()
+          .setExpirationTime('1h');
+        return `Bearer ${token.encode()}`;
+      },
     ],
     ['HS256 signed with another key', async () => `Bearer ${await signed({}, new TextEncoder().encode('another-secret'))}`],
     [
@@ -148,7 +154,7 @@ describe('bearer tokens', () => {
       await mock.mock.deps.store.update('customer', demoFixtures().customers[1]!.id, (c) => ({ ...c, deleted: true }));
       expect((await api.get('/api/accounts').expect(401)).body.code).toBe('UNAUTHORIZED');
     } finally {
-      mock.close();
+      await mock.close();
     }
   });
 
@@ -161,7 +167,7 @@ describe('bearer tokens', () => {
       const res = await api.get('/api/accounts').expect(401);
       expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'the token has expired' } });
     } finally {
-      mock.close();
+      await mock.close();
     }
   });
 });
@@ -244,17 +250,20 @@ describe('routing', () => {
     expect(res.headers.allow).toBe('GET');
   });
 
-  it('matches and refuses by the same rules: DELETE /API/Accounts is 405 like DELETE /api/accounts, GET /API/Accounts is the list', async () => {
-    for (const path of ['/api/accounts', '/API/Accounts', '/Api/Accounts/']) {
-      const res = await h.http.delete(path).expect(405);
-      expect(res.body.code).toBe('METHOD_NOT_ALLOWED');
-      expect(res.headers.allow).toBe('GET');
-    }
-    const api = await h.as();
-    await api.get('/API/Accounts').expect(200);
-    const templated = await h.http.delete('/V1/Subscriptions/3f1c2a4e-8b7d-4c59-9e21-6a0d5b7c8e90/ExecutionLogs').expect(405);
-    expect(templated.headers.allow).toBe('GET');
-  });
+  it(
+    'matches and refuses by the same rules: ' + 'DELETE /API/Accounts is 405 like DELETE /api/accounts, GET /API/Accounts is the list',
+    async () => {
+      for (const path of ['/api/accounts', '/API/Accounts', '/Api/Accounts/']) {
+        const res = await h.http.delete(path).expect(405);
+        expect(res.body.code).toBe('METHOD_NOT_ALLOWED');
+        expect(res.headers.allow).toBe('GET');
+      }
+      const api = await h.as();
+      await api.get('/API/Accounts').expect(200);
+      const templated = await h.http.delete('/V1/Subscriptions/3f1c2a4e-8b7d-4c59-9e21-6a0d5b7c8e90/ExecutionLogs').expect(405);
+      expect(templated.headers.allow).toBe('GET');
+    },
+  );
 
   it('does not take a concrete path for a templated one: GET /v1/operations/deposits is 405', async () => {
     const api = await h.as();
@@ -266,7 +275,7 @@ describe('routing', () => {
 describe('strict response validation', () => {
   it('turns a response that breaks the document into a loud 500 naming the violation', async () => {
     const broken = await startMock({
-      handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'not-an-account' } }) },
+      handlers: { ...handlers, getAccount: () => Promise.resolve({ status: 200, body: { id: 'not-an-account' } }) },
     });
     try {
       const api = await broken.as();
@@ -276,20 +285,20 @@ describe('strict response validation', () => {
         details: { operationId: 'getAccount', violations: expect.arrayContaining([{ field: 'body.owner', message: expect.any(String) }]) },
       });
     } finally {
-      broken.close();
+      await broken.close();
     }
   });
 
   it('lets the same response through when strict mode is off', async () => {
     const lax = await startMock({
       config: { strictResponses: false },
-      handlers: { ...handlers, getAccount: async () => ({ status: 200, body: { id: 'x' } }) },
+      handlers: { ...handlers, getAccount: () => Promise.resolve({ status: 200, body: { id: 'x' } }) },
     });
     try {
       const api = await lax.as();
       expect((await api.get(`/api/accounts/${demoFixtures().accounts[0]!.id}`).expect(200)).body).toEqual({ id: 'x' });
     } finally {
-      lax.close();
+      await lax.close();
     }
   });
 });

@@ -5,7 +5,10 @@ import request from 'supertest';
 import { createApp, type AppOptions, type MockApp } from '../../mock/app';
 import { createClock } from '../../mock/clock';
 import { defaultConfig } from '../../mock/config';
+import { readFixtures } from '../../mock/services/fixtures';
+import type { DemoFixtures } from '../../fixtures/types';
 import { loadContract, type Contract } from '../../spec/contract';
+import { projectPath } from '../../spec/project-root';
 import pino from 'pino';
 
 let sharedContract: Contract | undefined;
@@ -27,7 +30,8 @@ export interface Harness {
   token(who?: keyof typeof DEMO): Promise<string>;
   /** A request with the bearer token of the customer (customer1 by default). */
   as(who?: keyof typeof DEMO): Promise<Authed>;
-  close(): void;
+  /** Stops the mock's timers and closes its webhook connections (MockApp.close). */
+  close(): Promise<void>;
 }
 
 export interface Authed {
@@ -81,7 +85,8 @@ export async function startMock(options: AppOptions = {}): Promise<Harness> {
   };
 }
 
+let sharedFixtures: DemoFixtures | undefined;
 /** The demo data's ids, read from the fixture file so tests never hard-code them twice. */
-export function demoFixtures() {
-  return require('../../fixtures/demo.json') as import('../../fixtures/types').DemoFixtures;
+export function demoFixtures(): DemoFixtures {
+  return (sharedFixtures ??= readFixtures(projectPath('fixtures', 'demo.json')));
 }

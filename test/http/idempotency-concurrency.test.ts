@@ -19,7 +19,7 @@ describe('a duplicate request while the first is still running', () => {
         createQuote: async (ctx) => {
           entered();
           await gate;
-          return handlers.createQuote!(ctx);
+          return handlers.createQuote(ctx);
         },
       },
     });
@@ -40,7 +40,7 @@ describe('a duplicate request while the first is still running', () => {
       expect(replay.headers['x-idempotent-replayed']).toBe('true');
     } finally {
       release();
-      slow.close();
+      await slow.close();
     }
   });
 
@@ -55,7 +55,7 @@ describe('a duplicate request while the first is still running', () => {
       expect(ids.size).toBe(1);
       for (const answer of answers) expect([201, 409]).toContain(answer.status);
     } finally {
-      mock.close();
+      await mock.close();
     }
   });
 });

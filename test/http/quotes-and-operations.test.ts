@@ -300,7 +300,7 @@ describe('auto-settlement', () => {
       await mock.mock.deps.scheduler.idle();
       expect((await me.get(`/v1/operations/${op.id}`).expect(200)).body.currentState.status).toBe('COMPLETED');
     } finally {
-      mock.close();
+      await mock.close();
     }
   });
 });

@@ -25,7 +25,7 @@ export function useSubscribedMock(subscription: Record<string, unknown>, options
     env.receiver.received.length = 0;
   });
   afterAll(async () => {
-    env.h.close();
+    await env.h.close();
     await env.receiver.close();
   });
   return env;

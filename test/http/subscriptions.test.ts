@@ -66,7 +66,10 @@ describe('creating a subscription', () => {
 
   it('the production policy refuses plain HTTP and non-public addresses', async () => {
     // Production resolves host names; tests use no real DNS: a fake resolver answers a public address.
-    const prod = await startMock({ config: { urlPolicy: 'production' }, lookup: async () => [{ address: '93.184.215.14', family: 4 }] });
+    const prod = await startMock({
+      config: { urlPolicy: 'production' },
+      lookup: () => Promise.resolve([{ address: '93.184.215.14', family: 4 }]),
+    });
     try {
       const me = await prod.as();
       for (const url of [
@@ -81,7 +84,7 @@ describe('creating a subscription', () => {
       }
       await me.post('/api/subscriptions', { url: 'https://hooks.example.com/fos', resources: operationsOnly }).expect(201);
     } finally {
-      prod.close();
+      await prod.close();
     }
   });
 });

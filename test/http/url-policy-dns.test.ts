@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ResolvedAddress } from '../../mock/domain/url-policy';
 import type { DeliveryRequest } from '../../mock/webhooks/deliver';
+import type { ExecutionLog } from '../../mock/store/records';
 import { startMock, type Authed, type Harness } from './harness';
 import { demo } from './fixture-ids';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
@@ -24,11 +25,11 @@ function fakeDns() {
       name,
       addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
     );
-  const lookup = async (hostname: string): Promise<ResolvedAddress[]> => {
+  const lookup = (hostname: string): Promise<ResolvedAddress[]> => {
     asked.push(hostname);
     const found = table.get(hostname);
-    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return found;
+    if (!found) return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+    return Promise.resolve(found);
   };
   return { set, lookup, asked, forget: (name: string) => table.delete(name) };
 }
@@ -136,9 +137,9 @@ describe('the production policy at delivery (DNS rebinding)', () => {
       config: { urlPolicy: 'production' },
       lookup: dns.lookup,
       logger: errors.logger,
-      deliver: async (delivery) => {
+      deliver: (delivery) => {
         sent.push(delivery);
-        return { ok: true, httpStatus: 200, error: null };
+        return Promise.resolve({ ok: true, httpStatus: 200, error: null });
       },
     });
     api = await h.as();
@@ -149,7 +150,7 @@ describe('the production policy at delivery (DNS rebinding)', () => {
   });
 
   async function logsOf(subscriptionId: string) {
-    return (await api.get(`/v1/subscriptions/${subscriptionId}/executionLogs`).expect(200)).body.data as Array<Record<string, unknown>>;
+    return (await api.get(`/v1/subscriptions/${subscriptionId}/executionLogs`).expect(200)).body.data as ExecutionLog[];
   }
 
   it('delivers while the name resolves to public addresses', async () => {
@@ -235,7 +236,7 @@ describe('the development policy', () => {
   afterAll(async () => {
     await receiver?.close();
     await target?.close();
-    h.close();
+    await h.close();
   });
 
   it('resolves nothing: HTTPS to any name, plain HTTP to loopback only, as before', async () => {

@@ -282,7 +282,7 @@ describe('optional Standard Webhooks signing', () => {
       expect(signature).toBe(`v1,${expected}`);
       await signed.mock.services.webhooks.idle();
     } finally {
-      signed.close();
+      await signed.close();
     }
   });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  h.close();
+  await h.close();
 });
 
 const accountsHead = (extra: Array<[string, string | number]> = []) =>
@@ -84,26 +84,29 @@ describe('the header limit (MAX_HEADER_BYTES)', () => {
 });
 
 describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () => {
-  it('a body that never completes is cut with 408 REQUEST_TIMEOUT and the connection closed; others are served meanwhile and after', async () => {
-    const body = '{"clientId":"demo-client",';
-    const slow = exchange(
-      port,
-      [
-        head('POST /api/oauth/client/token HTTP/1.1', [
-          ['Host', 'x'],
-          ['Content-Type', 'application/json'],
-          ['Content-Length', 200],
-        ]),
-        body,
-      ],
-      10_000,
-    );
-    // While the slow request hangs, other connections are answered.
-    await expectServing();
-    const result = await slow;
-    refusal(result, 408, 'REQUEST_TIMEOUT');
-    await expectServing();
-  });
+  it(
+    'a body that never completes is cut with 408 REQUEST_TIMEOUT and the connection closed; ' + 'others are served meanwhile and after',
+    async () => {
+      const body = '{"clientId":"demo-client",';
+      const slow = exchange(
+        port,
+        [
+          head('POST /api/oauth/client/token HTTP/1.1', [
+            ['Host', 'x'],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', 200],
+          ]),
+          body,
+        ],
+        10_000,
+      );
+      // While the slow request hangs, other connections are answered.
+      await expectServing();
+      const result = await slow;
+      refusal(result, 408, 'REQUEST_TIMEOUT');
+      await expectServing();
+    },
+  );
 
   it('a request head that never completes is cut with 408 and the connection closed', async () => {
     const result = await exchange(port, ['GET /api/accounts HTTP/1.1\r\nHost: x\r\nX-Slow: '], 10_000);

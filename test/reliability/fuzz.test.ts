@@ -45,7 +45,7 @@ const statuses = new Map<string, Map<number, number>>();
 
 beforeAll(async () => {
   // Deliveries go nowhere: fuzzed subscription URLs must not make the mock call the network.
-  h = await startMock({ logger: errors.logger, deliver: async () => ({ ok: true, httpStatus: 200, error: null }) });
+  h = await startMock({ logger: errors.logger, deliver: () => Promise.resolve({ ok: true, httpStatus: 200, error: null }) });
   served = await serve(h.mock.app);
   token = await h.token('customer1');
   pools = await preparePools();
@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.mock.services.webhooks.idle();
   await served.close();
-  h.close();
+  await h.close();
   const twoXX = [...statuses.values()].reduce(
     (n, byStatus) => n + [...byStatus].filter(([s]) => s < 300).reduce((m, [, c]) => m + c, 0),
     0,
@@ -213,7 +213,8 @@ function requestFor(op: OperationContract): fc.Arbitrary<Fuzzed> {
       if (hasBody) headers['content-type'] = hc.contentType;
       const options: SendOptions = { method: m, path: `${p}${q}`, headers, body: hasBody ? b : undefined };
       const shown = typeof b === 'string' || Buffer.isBuffer(b) ? String(b) : JSON.stringify(b);
-      const summary = `${m} ${p.slice(0, 200)}${q.slice(0, 300)} ${JSON.stringify({ ...headers, authorization: headers.authorization?.slice(0, 20) }).slice(0, 300)} body=${(shown ?? '').slice(0, 300)}`;
+      const shownHeaders = JSON.stringify({ ...headers, authorization: headers.authorization?.slice(0, 20) }).slice(0, 300);
+      const summary = `${m} ${p.slice(0, 200)}${q.slice(0, 300)} ${shownHeaders} body=${(shown ?? '').slice(0, 300)}`;
       // fast-check prints a counterexample with this, not the (possibly 100 KB) value itself.
       return { options, summary, [fc.toStringMethod]: () => summary };
     });

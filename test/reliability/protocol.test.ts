@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  h.close();
+  await h.close();
   report('protocol.test.ts', { ...stats, slowSenderMs: SLOW_MS, headers: HEADER_COUNT });
 });
 
@@ -224,18 +224,22 @@ describe('size limits', () => {
 });
 
 describe('slow and chunked senders', () => {
-  it(`a sender dribbling a byte every 50 ms for ${SLOW_MS} ms does not stop the server answering others meanwhile, and is served when it finishes`, async () => {
-    const request = tokenHead(tokenBody.length, [['Connection', 'close']]) + tokenBody;
-    const dribbled = Math.min(Math.floor(SLOW_MS / 50), request.length - 1);
-    const steps: Parameters<typeof exchange>[1] = [];
-    for (let i = 0; i < dribbled; i++) steps.push(request[i]!, { wait: 50 });
-    steps.push(request.slice(dribbled));
-    const slow = play(steps, SLOW_MS + 5000);
-    // While it dribbles, other connections are served.
-    for (let i = 0; i < 5; i++) await expectHealthy();
-    const result = await slow;
-    expect(result.responses.map((r) => r.status)).toEqual([200]);
-  });
+  it(
+    `a sender dribbling a byte every 50 ms for ${SLOW_MS} ms does not stop the server answering others meanwhile, ` +
+      'and is served when it finishes',
+    async () => {
+      const request = tokenHead(tokenBody.length, [['Connection', 'close']]) + tokenBody;
+      const dribbled = Math.min(Math.floor(SLOW_MS / 50), request.length - 1);
+      const steps: Parameters<typeof exchange>[1] = [];
+      for (let i = 0; i < dribbled; i++) steps.push(request[i]!, { wait: 50 });
+      steps.push(request.slice(dribbled));
+      const slow = play(steps, SLOW_MS + 5000);
+      // While it dribbles, other connections are served.
+      for (let i = 0; i < 5; i++) await expectHealthy();
+      const result = await slow;
+      expect(result.responses.map((r) => r.status)).toEqual([200]);
+    },
+  );
 
   it('a well-formed chunked JSON body is parsed like any other', async () => {
     const parts = [tokenBody.slice(0, 7), tokenBody.slice(7, 20), tokenBody.slice(20)];

@@ -54,20 +54,24 @@ describe('races', () => {
       return results;
     }
 
-    it(`${WITHDRAWALS} withdrawals each of the whole balance, settled at once: one completes, the rest fail INSUFFICIENT_BALANCE, never below zero`, async () => {
-      const seen = watchBalances();
-      const balance = await h.mock.deps.store.getBalance(funded, 'BRL');
-      const ids = await withdrawals(WITHDRAWALS, new Decimal(balance).toFixed(2));
-      const results = await settleAll(ids);
-      expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
-      const states = await Promise.all(ids.map(async (id) => (await api.get(`/v1/operations/${id}`)).body.currentState));
-      expect(states.filter((s) => s.status === 'COMPLETED')).toHaveLength(1);
-      const failed = states.filter((s) => s.status === 'FAILED');
-      expect(failed).toHaveLength(WITHDRAWALS - 1);
-      for (const state of failed) expect(state.reason.code).toBe('INSUFFICIENT_BALANCE');
-      expect(await h.mock.deps.store.getBalance(funded, 'BRL')).toBe('0');
-      for (const value of seen) expect(new Decimal(value).isNegative()).toBe(false);
-    });
+    it(
+      `${WITHDRAWALS} withdrawals each of the whole balance, settled at once: ` +
+        'one completes, the rest fail INSUFFICIENT_BALANCE, never below zero',
+      async () => {
+        const seen = watchBalances();
+        const balance = await h.mock.deps.store.getBalance(funded, 'BRL');
+        const ids = await withdrawals(WITHDRAWALS, new Decimal(balance).toFixed(2));
+        const results = await settleAll(ids);
+        expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+        const states = await Promise.all(ids.map(async (id) => (await api.get(`/v1/operations/${id}`)).body.currentState));
+        expect(states.filter((s) => s.status === 'COMPLETED')).toHaveLength(1);
+        const failed = states.filter((s) => s.status === 'FAILED');
+        expect(failed).toHaveLength(WITHDRAWALS - 1);
+        for (const state of failed) expect(state.reason.code).toBe('INSUFFICIENT_BALANCE');
+        expect(await h.mock.deps.store.getBalance(funded, 'BRL')).toBe('0');
+        for (const value of seen) expect(new Decimal(value).isNegative()).toBe(false);
+      },
+    );
 
     it('withdrawals of a k-th of the balance: exactly k complete, whatever the interleaving', async () => {
       const random = prng(SEED);

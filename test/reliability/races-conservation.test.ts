@@ -7,13 +7,14 @@ import fc from 'fast-check';
 import { balancesOf, expectNoSettleErrorsBut, expectStatus } from './support/api';
 import { prng, SEED, shuffled, size } from './support/env';
 import { client, type Answer, type Client } from './support/http-client';
+import type { Amount, Operation } from '../../mock/store/records';
 import { api, d, errors, h, raceFile, served, start, stop } from './support/races';
 
 const CONSERVATION_RUNS = size('RELIABILITY_CONSERVATION_RUNS', 12);
 const CONSERVATION_ACTIONS = size('RELIABILITY_CONSERVATION_ACTIONS', 30);
 
 const allAccounts = d.f.accounts.map((a) => a.id);
-const scaleOf = (asset: string) => d.f.assetScales[asset as keyof typeof d.f.assetScales] as number;
+const scaleOf = (asset: string) => d.f.assetScales[asset] as number;
 
 const stats = { settlements: 0, conservationRuns: 0, conservationOperations: 0 };
 raceFile('races-conservation.test.ts', stats);
@@ -88,12 +89,14 @@ describe('races', () => {
     }
 
     /** Balance moves of an operation as the API shows it: [accountId:asset, signed amount]. */
-    function moves(op: any): Array<[string, Decimal]> {
-      const debit = (accountId: string, amount: any): [string, Decimal] => [
+    function moves(op: Operation): Array<[string, Decimal]> {
+      const debit = (accountId: string, amount: Amount): [string, Decimal] => [
         `${accountId}:${amount.asset}`,
         new Decimal(amount.value).negated(),
       ];
-      const credit = (accountId: string, amount: any): [string, Decimal] => [`${accountId}:${amount.asset}`, new Decimal(amount.value)];
+      const credit = (accountId: string, amount: Amount): [string, Decimal] => [`${accountId}:${amount.asset}`, new Decimal(amount.value)];
+      // Read before the switch: past its cases TypeScript narrows op.intent to never, the answer may still hold another.
+      const type: string = op.intent.type;
       switch (op.intent.type) {
         case 'DEPOSIT':
           return [credit(op.accountId, op.targetAmount)];
@@ -104,12 +107,13 @@ describe('races', () => {
         case 'TRANSFER':
           return [debit(op.accountId, op.sourceAmount), credit(op.intent.targetAccount.id, op.targetAmount)];
         default:
-          throw new Error(`unknown intent ${op.intent.type}`);
+          throw new Error(`unknown intent ${type}`);
       }
     }
 
     it(
-      'after any mix of deposits, swaps, transfers and withdrawals, all settled at once, every balance is its initial value plus its completed moves, exactly',
+      'after any mix of deposits, swaps, transfers and withdrawals, all settled at once, ' +
+        'every balance is its initial value plus its completed moves, exactly',
       async () => {
         await stop(); // this test starts a fresh mock per run
         await fc.assert(

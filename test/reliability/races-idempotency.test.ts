@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { size } from './support/env';
 import { type Answer } from './support/http-client';
+import type { Beneficiary, Operation, Subscription } from '../../mock/store/records';
 import { api, c1, d, funded, h, raceFile } from './support/races';
 
 const KEY_RACERS = size('RELIABILITY_IDEMPOTENCY_CONCURRENCY', 50);
@@ -16,7 +17,7 @@ raceFile('races-idempotency.test.ts', stats);
 describe('races', () => {
   describe(`${KEY_RACERS} concurrent identical requests with one idempotency key`, () => {
     /** Fires the same request KEY_RACERS times at once and checks every answer is the stored result or 409 in progress. */
-    async function race(path: string, body: unknown): Promise<{ created: any; answers: Answer[] }> {
+    async function race(path: string, body: unknown): Promise<{ created: { id: string }; answers: Answer[] }> {
       const key = randomUUID();
       const answers = await Promise.all(Array.from({ length: KEY_RACERS }, () => api.post(path, body, key)));
       stats.races++;
@@ -49,7 +50,9 @@ describe('races', () => {
         relationshipType: 'THIRD_PARTY',
         paymentInstructions: [{ asset: 'BRL', address: { rail: 'PIX_KEY', dictKey: 'race@example.com.br' } }],
       });
-      const named = (await walkAll(api, '/v1/beneficiaries')).filter((b) => b.entity.legalName === legalName);
+      const named = (await walkAll<Beneficiary>(api, '/v1/beneficiaries')).filter(
+        (b) => b.entity.type === 'COMPANY' && b.entity.legalName === legalName,
+      );
       expect(named.map((b) => b.id)).toEqual([created.id]);
       expect(expectStatus(await api.get(`/v1/beneficiaries/${created.id}`), 200, 'read it').body).toEqual(created);
     });
@@ -57,7 +60,7 @@ describe('races', () => {
     it('of a subscription: exactly one exists afterwards', async () => {
       const url = `https://hooks.example.test/race/${randomUUID()}`;
       const { created } = await race('/api/subscriptions', { url, includeAll: true });
-      const same = (await walkAll(api, '/v1/subscriptions')).filter((s) => s.url === url);
+      const same = (await walkAll<Subscription>(api, '/v1/subscriptions')).filter((s) => s.url === url);
       expect(same.map((s) => s.id)).toEqual([created.id]);
     });
 
@@ -68,7 +71,7 @@ describe('races', () => {
         quoteId: quote.id,
         fundingInstruction: { rail: 'PIX' },
       });
-      const consumers = (await walkAll(api, '/v1/operations')).filter((op) => op.quote?.id === quote.id);
+      const consumers = (await walkAll<Operation>(api, '/v1/operations')).filter((op) => op.quote?.id === quote.id);
       expect(consumers.map((op) => op.id)).toEqual([created.id]);
       expect(expectStatus(await api.get(`/v1/operations/${created.id}`), 200, 'read it').body).toEqual(created);
     });
@@ -82,7 +85,7 @@ describe('races', () => {
         asset: 'BRL',
         amount: '1.23',
       });
-      const after = await walkAll(api, '/v1/operations');
+      const after = await walkAll<Operation>(api, '/v1/operations');
       expect(after).toHaveLength(before + 1);
       expect(after.filter((op) => op.intent.type === 'TRANSFER').map((op) => op.id)).toEqual([created.id]);
     });

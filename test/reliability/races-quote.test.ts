@@ -3,6 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { size } from './support/env';
+import type { Operation } from '../../mock/store/records';
 import { api, funded, raceFile } from './support/races';
 
 const QUOTE_RACERS = size('RELIABILITY_RACE_CONCURRENCY', 100);
@@ -38,7 +39,7 @@ describe('races', () => {
         const read = expectStatus(await api.get(`/v1/quotes/${quote.id}`), 200, 'read the quote').body;
         expect(read.status).toBe('CONSUMED');
         expect(read.operationId).toBe(winner.id);
-        const consumers = (await walkAll(api, '/v1/operations')).filter((op) => op.quote?.id === quote.id);
+        const consumers = (await walkAll<Operation>(api, '/v1/operations')).filter((op) => op.quote?.id === quote.id);
         expect(consumers.map((op) => op.id)).toEqual([winner.id]);
       }
     },

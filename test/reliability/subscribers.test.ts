@@ -8,7 +8,7 @@ import { startMock, type Harness } from '../http/harness';
 import { demo } from '../http/fixture-ids';
 import { startReceiver } from '../../mock/receiver/receiver';
 import { resourceEvent } from '../../mock/events/resource-event';
-import type { EventType } from '../../mock/store/records';
+import type { EventType, ExecutionLog } from '../../mock/store/records';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { prng, report, SEED, size } from './support/env';
 import { errorLog } from './support/error-log';
@@ -92,9 +92,9 @@ describe('a subscriber that fails a random third of its deliveries', () => {
         const arrivalsById = groupBy(receiver.arrivals, (a) => a.messageId);
         let logged = 0;
         for (const [eventType, subscriptionId] of subscriptions) {
-          const logs = await walkAll(api, `/v1/subscriptions/${subscriptionId}/executionLogs?sortOrder=ASCENDING`);
+          const logs = await walkAll<ExecutionLog>(api, `/v1/subscriptions/${subscriptionId}/executionLogs?sortOrder=ASCENDING`);
           logged += logs.length;
-          const byMessage = groupBy<any>(logs, (l) => l.messageId);
+          const byMessage = groupBy(logs, (l) => l.messageId);
           // None lost: one message per event of this type.
           expect(byMessage.size).toBe(published.get(eventType));
           for (const [messageId, attempts] of byMessage) {
@@ -102,14 +102,14 @@ describe('a subscriber that fails a random third of its deliveries', () => {
             // The attempts logged are the attempts the receiver got, in order.
             expect(attempts.map((l) => l.retryAttempts)).toEqual(seen.map((a) => a.attempt));
             expect(attempts.filter((l) => l.status === 'SUCCESS')).toHaveLength(1);
-            expect(attempts[attempts.length - 1].status).toBe('SUCCESS');
+            expect(attempts[attempts.length - 1]!.status).toBe('SUCCESS');
             for (const [i, log] of attempts.entries()) {
               const arrival = seen[i]!;
               expect(arrival.eventType).toBe(eventType);
               expect(arrival.path).toBe(`/hooks/${eventType}`);
               expect(log.payload).toBe(arrival.body);
               // An answer slower than the time-out is a failure the receiver did not choose: only a loaded machine makes one.
-              if (arrival.fate === 'ok' && log.status === 'FAILED' && /timed out/.test(log.error)) continue;
+              if (arrival.fate === 'ok' && log.status === 'FAILED' && /timed out/.test(log.error ?? '')) continue;
               expect(log.status).toBe(arrival.fate === 'ok' ? 'SUCCESS' : 'FAILED');
               expect(log.httpStatus).toBe({ ok: 200, status500: 500, reset: 0, hang: 0 }[arrival.fate]);
             }
@@ -131,7 +131,7 @@ describe('a subscriber that fails a random third of its deliveries', () => {
         await h.mock.services.webhooks.idle();
         await served.close();
         await receiver.close();
-        h.close();
+        await h.close();
       }
     },
     30_000 + EVENTS * TIMEOUT_MS * 0.25,
@@ -139,58 +139,63 @@ describe('a subscriber that fails a random third of its deliveries', () => {
 });
 
 describe('a subscriber that never answers', () => {
-  it(`slows neither the API (${API_CALLS_WHILE_HANGING} calls complete while its delivery is pending) nor another subscription of the same customer`, async () => {
-    // A time-out far longer than the test: the delivery stays pending until the receiver goes away.
-    const h = await startMock({ logger: errors.logger, config: { webhookTimeoutMs: 120_000 } });
-    const silent = await startReceiver({ fallback: 'hang' });
-    const healthy = await startReceiver({ fallback: { status: 200 } });
-    const served = await serve(h.mock.app);
-    try {
-      const api = client(served, await h.token('customer1'));
-      const wants = { resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }], allowRetry: false };
-      const stuck = expectStatus(await api.post('/api/subscriptions', { url: silent.url, ...wants }), 201, 'silent subscription').body.id;
-      const fine = expectStatus(await api.post('/api/subscriptions', { url: healthy.url, ...wants }), 201, 'healthy subscription').body.id;
+  it(
+    `slows neither the API (${API_CALLS_WHILE_HANGING} calls complete while its delivery is pending) ` +
+      'nor another subscription of the same customer',
+    async () => {
+      // A time-out far longer than the test: the delivery stays pending until the receiver goes away.
+      const h = await startMock({ logger: errors.logger, config: { webhookTimeoutMs: 120_000 } });
+      const silent = await startReceiver({ fallback: 'hang' });
+      const healthy = await startReceiver({ fallback: { status: 200 } });
+      const served = await serve(h.mock.app);
+      try {
+        const api = client(served, await h.token('customer1'));
+        const wants = { resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }], allowRetry: false };
+        const stuck = expectStatus(await api.post('/api/subscriptions', { url: silent.url, ...wants }), 201, 'silent subscription').body.id;
+        const fine = expectStatus(await api.post('/api/subscriptions', { url: healthy.url, ...wants }), 201, 'healthy subscription').body
+          .id;
 
-      const deposit = async () => {
-        const q = await createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
-        expectStatus(
-          await api.post('/v1/operations/deposits', { accountId: funded, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }),
-          201,
-          'deposit',
-        );
-      };
-      await deposit();
-      await silent.waitFor(1); // its first delivery is now hanging
-      const pendingSince = (await walkAll(api, `/v1/subscriptions/${stuck}/executionLogs`)).length;
-      expect(pendingSince).toBe(0);
+        const deposit = async () => {
+          const q = await createQuote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
+          expectStatus(
+            await api.post('/v1/operations/deposits', { accountId: funded, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }),
+            201,
+            'deposit',
+          );
+        };
+        await deposit();
+        await silent.waitFor(1); // its first delivery is now hanging
+        const pendingSince = (await walkAll(api, `/v1/subscriptions/${stuck}/executionLogs`)).length;
+        expect(pendingSince).toBe(0);
 
-      // The API answers while the delivery hangs: 20 calls (10 quotes, 10 deposits), each awaited.
-      for (let i = 0; i < API_CALLS_WHILE_HANGING / 2; i++) await deposit();
-      stats.apiCallsWhileHanging += API_CALLS_WHILE_HANGING;
-      // The other subscription got every event meanwhile.
-      const events = 1 + API_CALLS_WHILE_HANGING / 2;
-      await healthy.waitFor(events, 10_000);
-      // ...and the first is still stuck on its first delivery: nothing logged, nothing more sent.
-      expect(silent.received).toHaveLength(1);
-      expect(await walkAll(api, `/v1/subscriptions/${stuck}/executionLogs`)).toHaveLength(0);
-      const fineLogs = await walkAll(api, `/v1/subscriptions/${fine}/executionLogs`);
-      expect(fineLogs).toHaveLength(events);
-      expect(fineLogs.every((l) => l.status === 'SUCCESS')).toBe(true);
+        // The API answers while the delivery hangs: 20 calls (10 quotes, 10 deposits), each awaited.
+        for (let i = 0; i < API_CALLS_WHILE_HANGING / 2; i++) await deposit();
+        stats.apiCallsWhileHanging += API_CALLS_WHILE_HANGING;
+        // The other subscription got every event meanwhile.
+        const events = 1 + API_CALLS_WHILE_HANGING / 2;
+        await healthy.waitFor(events, 10_000);
+        // ...and the first is still stuck on its first delivery: nothing logged, nothing more sent.
+        expect(silent.received).toHaveLength(1);
+        expect(await walkAll(api, `/v1/subscriptions/${stuck}/executionLogs`)).toHaveLength(0);
+        const fineLogs = await walkAll<ExecutionLog>(api, `/v1/subscriptions/${fine}/executionLogs`);
+        expect(fineLogs).toHaveLength(events);
+        expect(fineLogs.every((l) => l.status === 'SUCCESS')).toBe(true);
 
-      // When the silent receiver goes away, its queue moves on: every event logged, as failures.
-      await silent.close();
-      await h.mock.services.webhooks.idle();
-      const stuckLogs = await walkAll(api, `/v1/subscriptions/${stuck}/executionLogs`);
-      expect(stuckLogs).toHaveLength(events);
-      expect(stuckLogs.every((l) => l.status === 'FAILED' && l.httpStatus === 0)).toBe(true);
-    } finally {
-      await silent.close().catch(() => undefined);
-      await h.mock.services.webhooks.idle();
-      await served.close();
-      await healthy.close();
-      h.close();
-    }
-  });
+        // When the silent receiver goes away, its queue moves on: every event logged, as failures.
+        await silent.close();
+        await h.mock.services.webhooks.idle();
+        const stuckLogs = await walkAll<ExecutionLog>(api, `/v1/subscriptions/${stuck}/executionLogs`);
+        expect(stuckLogs).toHaveLength(events);
+        expect(stuckLogs.every((l) => l.status === 'FAILED' && l.httpStatus === 0)).toBe(true);
+      } finally {
+        await silent.close().catch(() => undefined);
+        await h.mock.services.webhooks.idle();
+        await served.close();
+        await healthy.close();
+        await h.close();
+      }
+    },
+  );
 });
 
 describe('the mock itself', () => {

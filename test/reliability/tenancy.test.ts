@@ -10,6 +10,7 @@ import { startMock, type Harness } from '../http/harness';
 import { demo } from '../http/fixture-ids';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { createQuote, expectStatus, walkAll } from './support/api';
+import type { ExecutionLog, Subscription } from '../../mock/store/records';
 import { answerProblems } from './support/checks';
 import { report } from './support/env';
 import { errorLog } from './support/error-log';
@@ -44,7 +45,7 @@ describe('tokens', () => {
   });
   afterEach(async () => {
     await served.close();
-    h.close();
+    await h.close();
   });
 
   /** Signs claims with the mock's own secret: only the changed claim or header can make it fail. */
@@ -54,8 +55,8 @@ describe('tokens', () => {
     key: string = h.mock.deps.config.secret,
   ): Promise<string> {
     const base = decodeJwt(real);
-    return new SignJWT({ ...base, ...claims } as Record<string, unknown>)
-      .setProtectedHeader({ ...decodeProtectedHeader(real), ...header, alg: (header.alg as string) ?? 'HS256' } as { alg: string })
+    return new SignJWT({ ...base, ...claims })
+      .setProtectedHeader({ ...decodeProtectedHeader(real), ...header, alg: (header.alg as string) ?? 'HS256' })
       .sign(new TextEncoder().encode(key));
   }
 
@@ -200,7 +201,7 @@ describe('tenancy', () => {
     mine.quoteId = (await createQuote(one, { accountId: funded1, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '2.00' })).id;
     mine.operationId = op1.id;
     mine.beneficiaryId = d.beneficiaryOf(c1).id;
-    mine.executionLogId = (await walkAll(one, `/v1/subscriptions/${mine.subscriptionId}/executionLogs`))[0].id;
+    mine.executionLogId = (await walkAll<ExecutionLog>(one, `/v1/subscriptions/${mine.subscriptionId}/executionLogs`))[0]!.id;
 
     const store = h.mock.deps.store;
     const customer1 = (await store.get('customer', c1))!;
@@ -234,7 +235,7 @@ describe('tenancy', () => {
     await r1.close();
     await r2.close();
     await served.close();
-    h.close();
+    await h.close();
   });
 
   /** A valid body for each operation that takes one and a path id, so only the id can be wrong. */
@@ -261,41 +262,46 @@ describe('tenancy', () => {
     return two[op.method as 'get' | 'post' | 'patch' | 'delete'](path, BODIES[op.operationId]);
   }
 
-  it("for every operation with a path id, customer 2's token on customer 1's ids is 404, exactly as for an unknown id, with none of customer 1's data", async () => {
-    const before = {
-      account: (await one.get(`/api/accounts/${mine.accountId}`)).body,
-      beneficiary: (await one.get(`/v1/beneficiaries/${mine.beneficiaryId}`)).body,
-      subscription: (await one.get(`/v1/subscriptions/${mine.subscriptionId}`)).body,
-    };
-    const withIds = h.mock.contract.operations.filter((op) => op.pathParams.length > 0);
-    expect(withIds.length).toBeGreaterThanOrEqual(11);
-    for (const op of withIds) {
-      for (const name of op.pathParams)
-        if (!mine[name]) throw new Error(`${op.operationId}: no customer-1 id known for path parameter ${name}; teach this test about it`);
-      if (op.hasBody && op.bodyRequired && !(op.operationId in BODIES))
-        throw new Error(`${op.operationId}: no valid body known; teach this test about it`);
-      const ids = op.pathParams.map((name) => mine[name]!);
-      const unknown = op.pathParams.map(() => randomUUID());
-      const fill = (values: string[]) => op.pathParams.reduce((p, name, i) => p.replace(`{${name}}`, values[i]!), op.path);
-      const theirs = await as2(op, fill(ids));
-      if (theirs.status !== 404 || theirs.body?.code !== 'RESOURCE_NOT_FOUND')
-        throw new Error(`${op.operationId}: customer 2 on customer 1's ids got ${theirs.status} ${theirs.text.slice(0, 300)}`);
-      expect(answerProblems(h.mock.contract, op, theirs)).toEqual([]);
-      expect(leaks(theirs.text, ids)).toEqual([]);
-      // Exactly like an id nobody has: the same answer with the ids swapped.
-      const nobody = await as2(op, fill(unknown));
-      expect(nobody.status).toBe(404);
-      const normalised = ids.reduce((text, id, i) => text.split(id).join(unknown[i]!), theirs.text);
-      expect(normalised).toBe(nobody.text);
-    }
-    // Nothing of customer 1 changed (PATCH, DELETE and POST were all refused).
-    expect((await one.get(`/api/accounts/${mine.accountId}`)).body).toEqual(before.account);
-    expect((await one.get(`/v1/beneficiaries/${mine.beneficiaryId}`)).body).toEqual(before.beneficiary);
-    expect((await one.get(`/v1/subscriptions/${mine.subscriptionId}`)).body).toEqual(before.subscription);
-  });
+  it(
+    "for every operation with a path id, customer 2's token on customer 1's ids is 404, " +
+      "exactly as for an unknown id, with none of customer 1's data",
+    async () => {
+      const before = {
+        account: (await one.get(`/api/accounts/${mine.accountId}`)).body,
+        beneficiary: (await one.get(`/v1/beneficiaries/${mine.beneficiaryId}`)).body,
+        subscription: (await one.get(`/v1/subscriptions/${mine.subscriptionId}`)).body,
+      };
+      const withIds = h.mock.contract.operations.filter((op) => op.pathParams.length > 0);
+      expect(withIds.length).toBeGreaterThanOrEqual(11);
+      for (const op of withIds) {
+        for (const name of op.pathParams)
+          if (!mine[name])
+            throw new Error(`${op.operationId}: no customer-1 id known for path parameter ${name}; teach this test about it`);
+        if (op.hasBody && op.bodyRequired && !(op.operationId in BODIES))
+          throw new Error(`${op.operationId}: no valid body known; teach this test about it`);
+        const ids = op.pathParams.map((name) => mine[name]!);
+        const unknown = op.pathParams.map(() => randomUUID());
+        const fill = (values: string[]) => op.pathParams.reduce((p, name, i) => p.replace(`{${name}}`, values[i]!), op.path);
+        const theirs = await as2(op, fill(ids));
+        if (theirs.status !== 404 || theirs.body?.code !== 'RESOURCE_NOT_FOUND')
+          throw new Error(`${op.operationId}: customer 2 on customer 1's ids got ${theirs.status} ${theirs.text.slice(0, 300)}`);
+        expect(answerProblems(h.mock.contract, op, theirs)).toEqual([]);
+        expect(leaks(theirs.text, ids)).toEqual([]);
+        // Exactly like an id nobody has: the same answer with the ids swapped.
+        const nobody = await as2(op, fill(unknown));
+        expect(nobody.status).toBe(404);
+        const normalised = ids.reduce((text, id, i) => text.split(id).join(unknown[i]), theirs.text);
+        expect(normalised).toBe(nobody.text);
+      }
+      // Nothing of customer 1 changed (PATCH, DELETE and POST were all refused).
+      expect((await one.get(`/api/accounts/${mine.accountId}`)).body).toEqual(before.account);
+      expect((await one.get(`/v1/beneficiaries/${mine.beneficiaryId}`)).body).toEqual(before.beneficiary);
+      expect((await one.get(`/v1/subscriptions/${mine.subscriptionId}`)).body).toEqual(before.subscription);
+    },
+  );
 
   it("customer 2's own subscription with customer 1's execution log id is 404 too", async () => {
-    const own = (await walkAll(two, '/v1/subscriptions'))[0].id as string;
+    const own = (await walkAll<Subscription>(two, '/v1/subscriptions'))[0]!.id;
     const answer = await two.post(`/v1/subscriptions/${own}/executionLogs/${mine.executionLogId}/resend`);
     stats.crossTenantRequests++;
     expect(answer.status).toBe(404);
@@ -401,7 +407,7 @@ describe('tenancy', () => {
   });
 
   it("customer 2's lists and execution logs, walked in both orders, never contain customer 1's ids", async () => {
-    const subscriptions = await walkAll(two, '/v1/subscriptions');
+    const subscriptions = await walkAll<Subscription>(two, '/v1/subscriptions');
     const lists = [
       '/api/accounts',
       '/v1/operations',
@@ -441,8 +447,8 @@ describe('tenancy', () => {
       stats.webhooksChecked++;
     }
     // And the logs agree: customer 2's subscription logged only customer 2's messages.
-    const own = (await walkAll(two, '/v1/subscriptions'))[0].id as string;
-    const logs = await walkAll(two, `/v1/subscriptions/${own}/executionLogs`);
+    const own = (await walkAll<Subscription>(two, '/v1/subscriptions'))[0]!.id;
+    const logs = await walkAll<ExecutionLog>(two, `/v1/subscriptions/${own}/executionLogs`);
     expect(logs.length).toBe(r2.received.length);
     for (const log of logs) expect(JSON.parse(log.payload).customerId).toBe(c2);
   });

@@ -85,7 +85,8 @@ describe('fos-mock scenario run', () => {
     expect(stdout).toContain('✓ quote expires before use');
     expect(stdout.trim().split('\n').at(-1)).toBe('3 scenarios: 1 passed, 2 failed');
     expect(stderr).toBe(
-      `✗ ${malformed}: step 1 (clock soon), field clock: must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds\n`,
+      `✗ ${malformed}: step 1 (clock soon), field clock: ` +
+        'must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds\n',
     );
   });
 
@@ -155,7 +156,8 @@ describe('fos-mock snapshot and clock', () => {
         const { stderr, exitCode } = await fosMock(...args, '--url', off.url);
         expect(exitCode).toBe(1);
         expect(stderr).toBe(
-          `fos-mock: the control API is off at ${off.url} (GET /_mock/health answers 404): start the mock without --no-control-api / CONTROL_API=off\n`,
+          `fos-mock: the control API is off at ${off.url} (GET /_mock/health answers 404): ` +
+            'start the mock without --no-control-api / CONTROL_API=off\n',
         );
       }
     } finally {
@@ -197,7 +199,8 @@ describe('fos-mock trigger', () => {
     const { stdout, exitCode } = await fosMock('trigger', 'account_asset_activated', '--url', target.url);
     expect(exitCode).toBe(0);
     expect(stdout).toContain(
-      'ACCOUNT_ASSET_ACTIVATED needs an asset still ONBOARDING and this customer has none left: making a fresh customer (POST /_mock/customers)',
+      'ACCOUNT_ASSET_ACTIVATED needs an asset still ONBOARDING and this customer has none left: ' +
+        'making a fresh customer (POST /_mock/customers)',
     );
     expect(stdout).toMatch(/A fresh customer was made: clientId=client-[0-9a-f]{8} clientSecret=\S+ \(customer [0-9a-f-]{36}\)\./);
     expect(types()).toEqual([]); // demo-client's endpoint hears nothing of another customer
@@ -248,7 +251,11 @@ describe('as a real process', () => {
     const wrong = join(folder, 'process.yaml');
     writeFileSync(
       wrong,
-      'name: wrong in a process\nsteps:\n  - call: POST /v1/quotes\n    body: {accountId: "{{accounts.funded}}", sourceAsset: BRL, targetAsset: BRL, sourceAmount: "1.00"}\n    expect: {status: 200}\n',
+      'name: wrong in a process\n' +
+        'steps:\n' +
+        '  - call: POST /v1/quotes\n' +
+        '    body: {accountId: "{{accounts.funded}}", sourceAsset: BRL, targetAsset: BRL, sourceAmount: "1.00"}\n' +
+        '    expect: {status: 200}\n',
     );
     const run = spawnSync(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'scenario', 'run', wrong], {
       encoding: 'utf8',

@@ -88,7 +88,8 @@ steps:
         /^step 1, field expect-events\.types\[0\]: must be one of ACCOUNT_CREATED, .*OPERATION_ACTION_REQUIRED, got "OPERATION_DONE"$/,
       ),
       'step 2, field expect-events: needs exactly one of types (the exact ordered list) or contains',
-      'step 3 (GET /x), field save: the name "customer" is not allowed: names are letters, digits and _ (not starting with a digit), and not customer, accounts or receivers (built-ins)',
+      'step 3 (GET /x), field save: the name "customer" is not allowed: ' +
+        'names are letters, digits and _ (not starting with a digit), and not customer, accounts or receivers (built-ins)',
       'step 3 (GET /x), field save.ok: must be a path into the answer: status, headers.<name> or body.<path> (e.g. body.data[0].id)',
     ]);
   });
@@ -112,7 +113,8 @@ steps:
     );
     expect(problems).toEqual([
       'step 1 (POST /v1/quotes), field body.accountId: {{accounts.rich}} is not a built-in (accounts.funded, accounts.editable)',
-      'step 2 (POST /v1/operations/deposits), field body.quoteId: {{quoteid}} is not a built-in and no earlier step saves "quoteid" (saved so far: quoteId)',
+      'step 2 (POST /v1/operations/deposits), field body.quoteId: ' +
+        '{{quoteid}} is not a built-in and no earlier step saves "quoteid" (saved so far: quoteId)',
       'step 2 (POST /v1/operations/deposits), field body.list[1]: {{receivers.hoooks.url}} names no declared receiver (declared: hooks)',
       'step 3 (GET /v1/operations/{{op}}), field call: {{op}} is not a built-in and no earlier step saves "op" (saved so far: quoteId)',
       'step 4, field expect-events.receiver: no receiver "other" is declared (declared: hooks)',

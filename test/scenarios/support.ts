@@ -27,12 +27,12 @@ export async function listeningMock(config: Partial<Config> = {}): Promise<Liste
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     mock,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        mock.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: async () => {
+      const mockClosed = mock.close();
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await Promise.all([mockClosed, serverClosed]);
+    },
   };
 }
 
@@ -43,8 +43,8 @@ export async function captured(body: () => Promise<unknown>): Promise<{ stdout: 
   const realErr = process.stderr.write.bind(process.stderr);
   const previous = process.exitCode;
   process.exitCode = 0;
-  process.stdout.write = ((chunk: string | Uint8Array) => chunks.stdout.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => chunks.stderr.push(String(chunk)) > 0) as typeof process.stderr.write;
+  process.stdout.write = (chunk: string | Uint8Array) => chunks.stdout.push(String(chunk)) > 0;
+  process.stderr.write = (chunk: string | Uint8Array) => chunks.stderr.push(String(chunk)) > 0;
   try {
     await body();
   } finally {

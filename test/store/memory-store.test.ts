@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MemoryStore } from '../../mock/store/memory-store';
-import type { QuoteRecord } from '../../mock/store/records';
+import type { Operation, QuoteRecord, SubscriptionRecord } from '../../mock/store/records';
 
 const CUSTOMER = 'customer-a';
 const ACCOUNT = 'account-1';
@@ -21,6 +21,19 @@ function quote(id = 'quote-1'): QuoteRecord {
     internal: false,
   };
 }
+
+/**
+ * The store never looks inside a record, so some tests keep small stand-ins (an id, a number)
+ * under the operation and subscription kinds; these two give a stand-in its kind's record type.
+ */
+interface StandIn {
+  id?: string;
+  n?: number;
+  v?: number;
+  count?: number;
+}
+const asOperation = (record: StandIn) => record as Operation;
+const asSubscription = (record: StandIn) => record as unknown as SubscriptionRecord;
 
 async function storeWithQuote(): Promise<MemoryStore> {
   const store = new MemoryStore();
@@ -160,29 +173,32 @@ describe('records', () => {
 
   it('kinds are separate: the same id may exist as two kinds', async () => {
     const store = await storeWithQuote();
-    await store.insert('operation', CUSTOMER, 'quote-1', { id: 'quote-1' } as any);
+    await store.insert('operation', CUSTOMER, 'quote-1', asOperation({ id: 'quote-1' }));
     expect((await store.get('quote', 'quote-1'))?.rate).toBe('0.185');
     expect(await store.get('operation', 'quote-1')).toEqual({ id: 'quote-1' });
   });
 
   it('when 100 updates increment a counter at once, then none is lost (read-modify-write is atomic)', async () => {
     const store = new MemoryStore();
-    await store.insert('operation', CUSTOMER, 'op-1', { id: 'op-1', count: 0 } as any);
+    await store.insert('operation', CUSTOMER, 'op-1', asOperation({ id: 'op-1', count: 0 }));
     await Promise.all(
-      Array.from({ length: 100 }, () => store.update('operation', 'op-1', (current: any) => ({ ...current, count: current.count + 1 }))),
+      Array.from({ length: 100 }, () =>
+        store.update('operation', 'op-1', (current: StandIn) => asOperation({ ...current, count: current.count! + 1 })),
+      ),
     );
-    expect(((await store.get('operation', 'op-1')) as any).count).toBe(100);
+    const counter: StandIn | undefined = await store.get('operation', 'op-1');
+    expect(counter?.count).toBe(100);
   });
 
   it('an update resolves to the new record', async () => {
     const store = new MemoryStore();
-    await store.insert('operation', CUSTOMER, 'op-1', { id: 'op-1', v: 1 } as any);
-    expect(await store.update('operation', 'op-1', (c: any) => ({ ...c, v: 2 }))).toEqual({ id: 'op-1', v: 2 });
+    await store.insert('operation', CUSTOMER, 'op-1', asOperation({ id: 'op-1', v: 1 }));
+    expect(await store.update('operation', 'op-1', (c: StandIn) => asOperation({ ...c, v: 2 }))).toEqual({ id: 'op-1', v: 2 });
   });
 
   it('an update whose change throws rejects and leaves the record as it was', async () => {
     const store = new MemoryStore();
-    await store.insert('operation', CUSTOMER, 'op-1', { id: 'op-1', v: 1 } as any);
+    await store.insert('operation', CUSTOMER, 'op-1', asOperation({ id: 'op-1', v: 1 }));
     await expect(
       store.update('operation', 'op-1', () => {
         throw new Error('abort');
@@ -199,8 +215,8 @@ describe('records', () => {
 
   it('a replaced record keeps its place in the list', async () => {
     const store = new MemoryStore();
-    for (const id of ['a', 'b', 'c']) await store.insert('operation', CUSTOMER, id, { id, v: 1 } as any);
-    await store.replace('operation', 'b', { id: 'b', v: 2 } as any);
+    for (const id of ['a', 'b', 'c']) await store.insert('operation', CUSTOMER, id, asOperation({ id, v: 1 }));
+    await store.replace('operation', 'b', asOperation({ id: 'b', v: 2 }));
     expect(await store.all('operation', CUSTOMER)).toEqual([
       { id: 'a', v: 1 },
       { id: 'b', v: 2 },
@@ -209,14 +225,14 @@ describe('records', () => {
   });
 
   it('replacing a missing record is refused', async () => {
-    await expect(new MemoryStore().replace('operation', 'nope', {} as any)).rejects.toThrow('does not exist');
+    await expect(new MemoryStore().replace('operation', 'nope', asOperation({}))).rejects.toThrow('does not exist');
   });
 
   it('all() lists a scope in insertion order and no other scope', async () => {
     const store = new MemoryStore();
-    await store.insert('subscription', 'customer-a', 's1', { n: 1 } as any);
-    await store.insert('subscription', 'customer-b', 's2', { n: 2 } as any);
-    await store.insert('subscription', 'customer-a', 's3', { n: 3 } as any);
+    await store.insert('subscription', 'customer-a', 's1', asSubscription({ n: 1 }));
+    await store.insert('subscription', 'customer-b', 's2', asSubscription({ n: 2 }));
+    await store.insert('subscription', 'customer-a', 's3', asSubscription({ n: 3 }));
     expect(await store.all('subscription', 'customer-a')).toEqual([{ n: 1 }, { n: 3 }]);
   });
 });
@@ -224,7 +240,7 @@ describe('records', () => {
 describe('removing records', () => {
   async function three(): Promise<MemoryStore> {
     const store = new MemoryStore();
-    for (const id of ['a', 'b', 'c']) await store.insert('operation', CUSTOMER, id, { id } as any);
+    for (const id of ['a', 'b', 'c']) await store.insert('operation', CUSTOMER, id, asOperation({ id }));
     return store;
   }
 
@@ -233,7 +249,7 @@ describe('removing records', () => {
     await store.remove('operation', 'b');
     expect(await store.get('operation', 'b')).toBeUndefined();
     const page = await store.page('operation', { scope: CUSTOMER, limit: 10, order: 'ASCENDING' });
-    expect(page.items.map((i) => (i.record as any).id)).toEqual(['a', 'c']);
+    expect(page.items.map((i) => i.record.id)).toEqual(['a', 'c']);
     expect(await store.all('operation', CUSTOMER)).toEqual([{ id: 'a' }, { id: 'c' }]);
   });
 
@@ -254,7 +270,7 @@ describe('removing records', () => {
   it('an id removed and inserted again goes to the end of the list', async () => {
     const store = await three();
     await store.remove('operation', 'a');
-    await store.insert('operation', CUSTOMER, 'a', { id: 'a' } as any);
+    await store.insert('operation', CUSTOMER, 'a', asOperation({ id: 'a' }));
     expect(await store.all('operation', CUSTOMER)).toEqual([{ id: 'b' }, { id: 'c' }, { id: 'a' }]);
   });
 });

@@ -1,6 +1,7 @@
 // Small API steps the reliability tests repeat: quotes, operations, list walks, balances.
 import { expect } from '@jest/globals';
 import type { Harness } from '../../http/harness';
+import type { Schemas } from '../../../mock/store/records';
 import type { Answer, Client } from './http-client';
 
 export interface QuoteBody {
@@ -17,13 +18,13 @@ export function expectStatus(answer: Answer, status: number, what: string): Answ
   return answer;
 }
 
-export async function createQuote(api: Client, body: QuoteBody): Promise<any> {
+export async function createQuote(api: Client, body: QuoteBody): Promise<Schemas['Quote']> {
   return expectStatus(await api.post('/v1/quotes', body), 201, `quote ${JSON.stringify(body)}`).body;
 }
 
-/** Every item of a list, following nextCursor (limit 100). */
-export async function walkAll(api: Client, path: string): Promise<any[]> {
-  const items: any[] = [];
+/** Every item of a list, following nextCursor (limit 100); `T` is the list's item type. */
+export async function walkAll<T>(api: Client, path: string): Promise<T[]> {
+  const items: T[] = [];
   const join = path.includes('?') ? '&' : '?';
   let cursor: string | null = null;
   do {

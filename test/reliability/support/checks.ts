@@ -26,7 +26,7 @@ export function answerProblems(contract: Contract, op: OperationContract | undef
   } else if (answer.status >= 200 && answer.status < 300) {
     if (!op) problems.push(`a ${answer.status} from no documented operation`);
     else {
-      const check = op.checkResponse(answer.status, answer.headers as Record<string, unknown>, answer.body);
+      const check = op.checkResponse(answer.status, answer.headers, answer.body);
       if (check.errors.length + check.drift.length > 0)
         problems.push(
           `${op.operationId} ${answer.status} breaks the document: ${JSON.stringify([...check.errors, ...check.drift]).slice(0, 500)}`,

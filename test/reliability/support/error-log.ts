@@ -27,7 +27,14 @@ export function errorLog(): ErrorLog {
     describe: () =>
       entries.map((e) => {
         const err = e.err as { message?: string; type?: string } | undefined;
-        return `${String(e.msg)} ${JSON.stringify({ url: e.url, operationId: e.operationId, eventType: e.eventType, violations: e.violations, err: err && { type: err.type, message: err.message } }).slice(0, 600)}`;
+        const fields = {
+          url: e.url,
+          operationId: e.operationId,
+          eventType: e.eventType,
+          violations: e.violations,
+          err: err && { type: err.type, message: err.message },
+        };
+        return `${String(e.msg)} ${JSON.stringify(fields).slice(0, 600)}`;
       }),
   };
 }

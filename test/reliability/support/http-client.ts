@@ -12,7 +12,11 @@ export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-  /** The body parsed as JSON; undefined when empty or not JSON. */
+  /**
+   * The body parsed as JSON; undefined when empty or not JSON. `any`, like supertest's `res.body`:
+   * the tests assert answers field by field (the no-unsafe-* rules are off in tests for that).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a wire answer of any operation, read as supertest's res.body is
   body: any;
 }
 

@@ -30,7 +30,7 @@ export async function start(): Promise<void> {
 export async function stop(): Promise<void> {
   await h.mock.services.webhooks.idle();
   await served.close();
-  h.close();
+  await h.close();
 }
 
 /**

@@ -19,7 +19,8 @@ export interface RawExchange {
   error?: string;
 }
 
-export type Step = string | Buffer | { wait: number } | 'end' | 'destroy';
+/** Bytes to write, a pause, or one of the two strings 'end' (half-close) and 'destroy' (reset), which are never written. */
+export type Step = string | Buffer | { wait: number };
 
 /**
  * Connects, plays the steps (writes, waits, half-close, destroy) and collects the answer until
@@ -45,7 +46,7 @@ export function exchange(port: number, steps: Step[], timeoutMs = 5000): Promise
       error = e.code ?? e.message;
     });
     socket.on('close', () => finish(true, false));
-    socket.once('connect', async () => {
+    const play = async () => {
       for (const step of steps) {
         if (finished || socket.destroyed) return;
         if (step === 'end') socket.end();
@@ -55,7 +56,9 @@ export function exchange(port: number, steps: Step[], timeoutMs = 5000): Promise
         } else if (typeof step === 'object' && !Buffer.isBuffer(step)) await new Promise((r) => setTimeout(r, step.wait));
         else await new Promise<void>((r) => socket.write(step, () => r()));
       }
-    });
+    };
+    // Not awaited: the exchange ends when the server closes the connection or time runs out, not when the steps do.
+    socket.once('connect', () => void play());
   });
 }
 

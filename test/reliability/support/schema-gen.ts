@@ -49,7 +49,7 @@ export class SchemaGen {
 
   /** The JSON request-body schema of an operation, if it has one. */
   bodySchema(op: OperationContract): Json | undefined {
-    const item = deref(this.doc, this.doc.paths[op.path] as Json) as JsonObject;
+    const item = deref(this.doc, this.doc.paths[op.path]) as JsonObject;
     const operation = item[op.method] as JsonObject;
     const body = deref(this.doc, operation.requestBody) as JsonObject | undefined;
     const media = isObject(body?.content) ? (body.content['application/json'] as JsonObject | undefined) : undefined;
@@ -390,7 +390,10 @@ export function mutate(value: unknown, m: Mutation): unknown {
     if (Array.isArray(node)) node.forEach((item, i) => (holders.push({ parent: node, key: i }), walk(item)));
     else if (node && typeof node === 'object') {
       objects.push(node as Record<string, unknown>);
-      for (const [key, item] of Object.entries(node)) (holders.push({ parent: node as Record<string, unknown>, key }), walk(item));
+      for (const [key, item] of Object.entries(node)) {
+        holders.push({ parent: node as Record<string, unknown>, key });
+        walk(item);
+      }
     }
   };
   walk(copy);
@@ -577,8 +580,10 @@ export function queryString(extraValues: string[]): fc.Arbitrary<string> {
 }
 
 export interface HeaderChoice {
-  auth: 'valid' | 'missing' | string;
-  key: 'fresh' | 'missing' | 'reused' | string;
+  /** 'valid' (a real token), 'missing', or any other string, sent as the Authorization header. */
+  auth: string;
+  /** 'fresh' (a new key), 'missing', 'reused' (one key for every request), or any other string, sent as X-Idempotency-Key. */
+  key: string;
   version: string | undefined;
   contentType: string;
   contentEncoding: string | undefined;
