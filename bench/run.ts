@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { projectPath } from '../spec/project-root';
+import { tableRow } from './lib/markdown';
 import { scaling, scalingMarkdown, type ScalingResult } from './scaling';
 import { suiteMarkdown, suiteTime, type SuiteResult } from './suite-time';
 import { throughput, type Row } from './throughput';
@@ -48,7 +49,18 @@ function ratioTable(rows: Row[]): string[] {
       return other && other.rps > 0 ? (row.rps / other.rps).toFixed(2) : '-';
     };
     lines.push(
-      `| ${row.benchmark} | ${row.connections} | ${row.target} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.peakMb.toFixed(0)} | ${row.non2xx} | ${ratio('prism (as shipped)')} | ${ratio('prism (-v silent)')} |`,
+      tableRow([
+        row.benchmark,
+        row.connections,
+        row.target,
+        row.rps.toFixed(0),
+        row.p50,
+        row.p99,
+        row.peakMb.toFixed(0),
+        row.non2xx,
+        ratio('prism (as shipped)'),
+        ratio('prism (-v silent)'),
+      ]),
     );
   }
   return lines;

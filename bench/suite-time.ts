@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './lib/load';
+import { tableRow } from './lib/markdown';
 import { projectPath } from '../spec/project-root';
 
 export interface SuiteRound {
@@ -46,7 +47,7 @@ async function oneRound(): Promise<SuiteRound> {
     },
   );
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const [exitCode] = (await once(child, 'exit')) as [number | null];
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   try {
@@ -94,10 +95,20 @@ export function suiteMarkdown(result: SuiteResult): string[] {
   return [
     '## Contract suite run time (benchmark 6)',
     '',
-    `\`jest contract-tests\` against the in-process mock, end to end (jest start-up included, transform cache warm after the first round), ${result.rounds.length} rounds.`,
+    '`jest contract-tests` against the in-process mock, end to end (jest start-up included, transform cache warm after the first round), ' +
+      `${result.rounds.length} rounds.`,
     '',
     '| median s | rounds s | tests | passed | failed | skipped | files | tests/s |',
     '|---|---|---|---|---|---|---|---|',
-    `| ${result.medianSeconds.toFixed(1)} | ${result.rounds.map((r) => r.seconds.toFixed(1)).join(', ')} | ${result.tests} | ${result.rounds.map((r) => r.passed).join(', ')} | ${result.rounds.map((r) => r.failed).join(', ')} | ${result.rounds.map((r) => r.skipped).join(', ')} | ${result.rounds[0]?.files ?? 0} | ${(result.tests / result.medianSeconds).toFixed(1)} |`,
+    tableRow([
+      result.medianSeconds.toFixed(1),
+      result.rounds.map((r) => r.seconds.toFixed(1)).join(', '),
+      result.tests,
+      result.rounds.map((r) => r.passed).join(', '),
+      result.rounds.map((r) => r.failed).join(', '),
+      result.rounds.map((r) => r.skipped).join(', '),
+      result.rounds[0]?.files ?? 0,
+      (result.tests / result.medianSeconds).toFixed(1),
+    ]),
   ];
 }

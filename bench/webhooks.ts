@@ -10,6 +10,7 @@
 // A delivery that does not arrive within a minute is reported (missing): the run is invalid.
 import { randomUUID } from 'node:crypto';
 import { median } from './lib/load';
+import { tableRow } from './lib/markdown';
 import { freePort, memoryOf, startServer, type Server } from './lib/processes';
 import { startReceiver, type Receiver } from '../mock/receiver/receiver';
 import { tokenFrom } from './lib/targets';
@@ -162,13 +163,39 @@ export function webhookMarkdown(result: WebhookResult): string[] {
   return [
     '## Webhook fan-out (benchmark 4)',
     '',
-    `One local receiver (plain Node http, answers 200 at once), subscriptions to OPERATION_REQUESTED. Burst: ${result.deliveries} deliveries' worth of events fired at once, deliveries/s from the first event to the last arrival. Paced: ${result.perSecond} deliveries/s for ${result.durationS} s, delay from the event's atTime to its arrival. ${result.rounds} rounds after a warm-up; medians (max: over all rounds).`,
+    'One local receiver (plain Node http, answers 200 at once), subscriptions to OPERATION_REQUESTED. ' +
+      `Burst: ${result.deliveries} deliveries' worth of events fired at once, deliveries/s from the first event to the last arrival. ` +
+      `Paced: ${result.perSecond} deliveries/s for ${result.durationS} s, delay from the event's atTime to its arrival. ` +
+      `${result.rounds} rounds after a warm-up; medians (max: over all rounds).`,
     '',
-    '| subscriptions | burst events | burst deliveries/s | paced events/s | paced deliveries/s | delay p50 ms | delay p99 ms | delay max ms | missing | peak RSS MB | targets (≥ 2,000/s; p99 < 50 ms) |',
+    tableRow([
+      'subscriptions',
+      'burst events',
+      'burst deliveries/s',
+      'paced events/s',
+      'paced deliveries/s',
+      'delay p50 ms',
+      'delay p99 ms',
+      'delay max ms',
+      'missing',
+      'peak RSS MB',
+      'targets (≥ 2,000/s; p99 < 50 ms)',
+    ]),
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...result.rows.map(
-      (r) =>
-        `| ${r.subscriptions} | ${r.burstEvents} | ${r.deliveriesPerS.toFixed(0)} | ${r.pacedEventsPerS.toFixed(1)} | ${r.pacedDeliveriesPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.missing} | ${r.peakRssMb.toFixed(0)} | ${r.deliveriesPerS >= 2000 ? 'met' : 'missed'}; ${r.p99 < 50 ? 'met' : 'missed'} |`,
+    ...result.rows.map((r) =>
+      tableRow([
+        r.subscriptions,
+        r.burstEvents,
+        r.deliveriesPerS.toFixed(0),
+        r.pacedEventsPerS.toFixed(1),
+        r.pacedDeliveriesPerS.toFixed(0),
+        r.p50.toFixed(1),
+        r.p99.toFixed(1),
+        r.max.toFixed(1),
+        r.missing,
+        r.peakRssMb.toFixed(0),
+        `${r.deliveriesPerS >= 2000 ? 'met' : 'missed'}; ${r.p99 < 50 ? 'met' : 'missed'}`,
+      ]),
     ),
   ];
 }

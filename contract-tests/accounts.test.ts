@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from '@jest/globals';
 import { describeWhen } from './support/capabilities';
+import { without } from './support/json';
 import { allPages } from './support/preconditions';
 import { companyOwner } from './support/samples';
 import { useSession } from './support/session';
@@ -18,12 +19,8 @@ beforeAll(async () => {
 
 /** The owner as a PATCH sends it, built from the owner as the account returns it. */
 function ownerInput(owner: Account['owner']): Schemas['OwnerInput'] {
-  if (owner.type === 'COMPANY') {
-    const { taxId, ubos: _ubos, ...rest } = owner;
-    return { ...rest, identificationDocument: taxId } as Schemas['OwnerInput'];
-  }
-  const { taxId, ...rest } = owner as Schemas['IndividualOwner'];
-  return { ...rest, identificationDocument: taxId } as Schemas['OwnerInput'];
+  if (owner.type === 'COMPANY') return { ...without(owner, 'taxId', 'ubos'), identificationDocument: owner.taxId };
+  return { ...without(owner, 'taxId'), identificationDocument: owner.taxId };
 }
 
 describeWhen(['stateful'], 'reading accounts', () => {
@@ -37,7 +34,7 @@ describeWhen(['stateful'], 'reading accounts', () => {
     }
   });
 
-  it('When a sub-account names its source, then the source is one of the customer’s accounts', async () => {
+  it('When a sub-account names its source, then the source is one of the customer’s accounts', () => {
     for (const account of accounts.filter((a) => a.sourceAccountId !== null))
       expect(accounts.map((a) => a.id)).toContain(account.sourceAccountId);
   });
@@ -60,23 +57,26 @@ describeWhen(['writes', 'stateful'], 'replacing the owner', () => {
     return undefined;
   }
 
-  it('When an editable account gets a new company owner, then taxId shows the sent identificationDocument and UBOs and assets are kept', async () => {
-    const account = await editable();
-    expect(account).toBeDefined();
-    const res = await session().api.patch<Account>(`/v1/accounts/${account!.id}`, { owner: companyOwner });
-    expect(res.status).toBe(200);
-    expect(res.body.owner).toMatchObject({
-      type: 'COMPANY',
-      legalName: companyOwner.legalName,
-      taxId: companyOwner.identificationDocument,
-    });
-    expect(res.body.owner).not.toHaveProperty('identificationDocument');
-    if (account!.owner.type === 'COMPANY' && res.body.owner.type === 'COMPANY') expect(res.body.owner.ubos).toEqual(account!.owner.ubos);
-    expect(res.body.assets).toEqual(account!.assets);
-    expect((await session().api.get<Account>(`/api/accounts/${account!.id}`)).body.owner).toEqual(res.body.owner);
-    // Put the original owner back (a shared target keeps its data).
-    expect((await session().api.patch(`/v1/accounts/${account!.id}`, { owner: ownerInput(account!.owner) })).status).toBe(200);
-  });
+  it(
+    'When an editable account gets a new company owner, ' + 'then taxId shows the sent identificationDocument and UBOs and assets are kept',
+    async () => {
+      const account = await editable();
+      expect(account).toBeDefined();
+      const res = await session().api.patch<Account>(`/v1/accounts/${account!.id}`, { owner: companyOwner });
+      expect(res.status).toBe(200);
+      expect(res.body.owner).toMatchObject({
+        type: 'COMPANY',
+        legalName: companyOwner.legalName,
+        taxId: companyOwner.identificationDocument,
+      });
+      expect(res.body.owner).not.toHaveProperty('identificationDocument');
+      if (account!.owner.type === 'COMPANY' && res.body.owner.type === 'COMPANY') expect(res.body.owner.ubos).toEqual(account!.owner.ubos);
+      expect(res.body.assets).toEqual(account!.assets);
+      expect((await session().api.get<Account>(`/api/accounts/${account!.id}`)).body.owner).toEqual(res.body.owner);
+      // Put the original owner back (a shared target keeps its data).
+      expect((await session().api.patch(`/v1/accounts/${account!.id}`, { owner: ownerInput(account!.owner) })).status).toBe(200);
+    },
+  );
 
   it.each([
     ['an owner without its required fields', { owner: { type: 'COMPANY', legalName: 'X' } }],
@@ -92,22 +92,26 @@ describeWhen(['writes', 'stateful'], 'replacing the owner', () => {
 });
 
 describeWhen(['control'], 'the review lock (control API)', () => {
-  it('When the account is submitted for review, then a PATCH answers 409 ACCOUNT_NOT_EDITABLE; when review asks for action, then it is editable again', async () => {
-    const { api, control } = session();
-    let target: Account | undefined;
-    for (const account of accounts) {
-      if ((await api.patch(`/v1/accounts/${account.id}`, { owner: ownerInput(account.owner) })).status === 200) {
-        target = account;
-        break;
+  it(
+    'When the account is submitted for review, then a PATCH answers 409 ACCOUNT_NOT_EDITABLE; ' +
+      'when review asks for action, then it is editable again',
+    async () => {
+      const { api, control } = session();
+      let target: Account | undefined;
+      for (const account of accounts) {
+        if ((await api.patch(`/v1/accounts/${account.id}`, { owner: ownerInput(account.owner) })).status === 200) {
+          target = account;
+          break;
+        }
       }
-    }
-    expect(target).toBeDefined();
-    await control!.submitReview(target!.id);
-    const locked = await api.patch(`/v1/accounts/${target!.id}`, { owner: companyOwner });
-    expect(locked.status).toBe(409);
-    expect(locked.body.code).toBe('ACCOUNT_NOT_EDITABLE');
-    expect((await api.get<Account>(`/api/accounts/${target!.id}`)).body.owner).toEqual(target!.owner);
-    await control!.requireAction(target!.id, { code: 'DOCUMENT_REJECTED', message: 'The articles of association are illegible.' });
-    expect((await api.patch(`/v1/accounts/${target!.id}`, { owner: companyOwner })).status).toBe(200);
-  });
+      expect(target).toBeDefined();
+      await control!.submitReview(target!.id);
+      const locked = await api.patch(`/v1/accounts/${target!.id}`, { owner: companyOwner });
+      expect(locked.status).toBe(409);
+      expect(locked.body.code).toBe('ACCOUNT_NOT_EDITABLE');
+      expect((await api.get<Account>(`/api/accounts/${target!.id}`)).body.owner).toEqual(target!.owner);
+      await control!.requireAction(target!.id, { code: 'DOCUMENT_REJECTED', message: 'The articles of association are illegible.' });
+      expect((await api.patch(`/v1/accounts/${target!.id}`, { owner: companyOwner })).status).toBe(200);
+    },
+  );
 });

@@ -65,7 +65,7 @@ const lists = contract()
   )
   .map((op) => [op.operationId, op.path] as const);
 
-let mySubscriptions: string[] = [];
+const mySubscriptions: string[] = [];
 
 beforeAllWhen(['stateful'], async () => {
   const { api, onClose } = session();
@@ -139,27 +139,30 @@ describeWhen(['stateful'], 'moving back', () => {
     }
   });
 
-  it('When a walk goes back from the last page to the first, then it meets every page again and the first has no previousCursor', async () => {
-    const { api } = session();
-    const path = '/v1/reference/eventTypes';
-    const forward = await walk(api, path, 5);
-    expect(forward.complete).toBe(true);
-    let page = forward.pages.at(-1)!;
-    const back: string[][] = [];
-    while (page.meta.previousCursor) {
-      page = (await api.get<Page<Keyed>>(path, { query: { limit: 5, cursor: page.meta.previousCursor, direction: 'PREVIOUS' } })).body;
-      back.push(page.data.map(keyOf));
-      expect(back.length).toBeLessThanOrEqual(forward.pages.length);
-    }
-    expect(back).toEqual(
-      forward.pages
-        .slice(0, -1)
-        .map((p) => p.data.map(keyOf))
-        .reverse(),
-    );
-    const onward = await api.get<Page<Keyed>>(path, { query: { limit: 5, cursor: page.meta.nextCursor!, direction: 'NEXT' } });
-    expect(onward.body.data.map(keyOf)).toEqual(forward.pages[1]!.data.map(keyOf));
-  });
+  it(
+    'When a walk goes back from the last page to the first, ' + 'then it meets every page again and the first has no previousCursor',
+    async () => {
+      const { api } = session();
+      const path = '/v1/reference/eventTypes';
+      const forward = await walk(api, path, 5);
+      expect(forward.complete).toBe(true);
+      let page = forward.pages.at(-1)!;
+      const back: string[][] = [];
+      while (page.meta.previousCursor) {
+        page = (await api.get<Page<Keyed>>(path, { query: { limit: 5, cursor: page.meta.previousCursor, direction: 'PREVIOUS' } })).body;
+        back.push(page.data.map(keyOf));
+        expect(back.length).toBeLessThanOrEqual(forward.pages.length);
+      }
+      expect(back).toEqual(
+        forward.pages
+          .slice(0, -1)
+          .map((p) => p.data.map(keyOf))
+          .reverse(),
+      );
+      const onward = await api.get<Page<Keyed>>(path, { query: { limit: 5, cursor: page.meta.nextCursor!, direction: 'NEXT' } });
+      expect(onward.body.data.map(keyOf)).toEqual(forward.pages[1]!.data.map(keyOf));
+    },
+  );
 
   it('When the list is read ASCENDING, then it is the DESCENDING walk reversed', async () => {
     const { api } = session();

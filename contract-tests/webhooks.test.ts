@@ -4,7 +4,7 @@
 // PIX instruction (BENEFICIARY_INSTRUCTION_CREATED), which moves no money; operation events
 // are checked where money may move.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { capabilities, describeWhen, itWhen } from './support/capabilities';
 import { checkDelivery, startSuiteReceiver } from './support/deliveries';
 import { eventually } from './support/eventually';
@@ -64,32 +64,35 @@ const logsAtLeast = (subscriptionId: string, count: number, query: Record<string
   );
 
 describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
-  it('When a payment instruction is saved, then the subscriber gets a JSON POST matching the document, logged once as SUCCESS', async () => {
-    const endpoint = receiver.endpoint();
-    const sub = await subscribe(endpoint.url);
-    const dictKey = `${randomUUID()}@example.com`;
-    const beneficiary = await trigger(dictKey);
-    const [received] = await endpoint.waitFor(1);
-    const delivery = checkDelivery(session(), received!);
-    expect(delivery.eventType).toBe('BENEFICIARY_INSTRUCTION_CREATED');
-    expect(delivery.payload).toMatchObject({
-      id: beneficiary.id,
-      customerId: beneficiary.customerId,
-      instruction: { asset: 'BRL', address: { rail: 'PIX_KEY', key: dictKey } },
-    });
-    const [log] = (await logsAtLeast(sub.id, 1)).data;
-    expect(log).toMatchObject({
-      subscriptionId: sub.id,
-      messageId: delivery.messageId,
-      eventType: delivery.eventType,
-      url: endpoint.url,
-      payload: received!.body,
-      httpStatus: 200,
-      status: 'SUCCESS',
-      retryAttempts: 0,
-    });
-    expect(log!.error ?? null).toBeNull();
-  });
+  it(
+    'When a payment instruction is saved, ' + 'then the subscriber gets a JSON POST matching the document, logged once as SUCCESS',
+    async () => {
+      const endpoint = receiver.endpoint();
+      const sub = await subscribe(endpoint.url);
+      const dictKey = `${randomUUID()}@example.com`;
+      const beneficiary = await trigger(dictKey);
+      const [received] = await endpoint.waitFor(1);
+      const delivery = checkDelivery(session(), received!);
+      expect(delivery.eventType).toBe('BENEFICIARY_INSTRUCTION_CREATED');
+      expect(delivery.payload).toMatchObject({
+        id: beneficiary.id,
+        customerId: beneficiary.customerId,
+        instruction: { asset: 'BRL', address: { rail: 'PIX_KEY', key: dictKey } },
+      });
+      const [log] = (await logsAtLeast(sub.id, 1)).data;
+      expect(log).toMatchObject({
+        subscriptionId: sub.id,
+        messageId: delivery.messageId,
+        eventType: delivery.eventType,
+        url: endpoint.url,
+        payload: received!.body,
+        httpStatus: 200,
+        status: 'SUCCESS',
+        retryAttempts: 0,
+      });
+      expect(log!.error ?? null).toBeNull();
+    },
+  );
 
   itWhen(
     ['writes'],
@@ -215,21 +218,24 @@ describeWhen(['webhooks', 'control', 'stateful'], 'retries (control clock)', () 
     await session().deliveriesIdle();
   }
 
-  it('When a receiver fails once and then recovers, then the same message is retried when due and logged SUCCESS with retryAttempts 1', async () => {
-    const endpoint = receiver.endpoint();
-    endpoint.script({ status: 500 });
-    const sub = await subscribe(endpoint.url, { allowRetry: true });
-    await trigger();
-    await advance(schedule[0]!);
-    const received = await endpoint.waitFor(2);
-    expect(new Set(received.map((r) => checkDelivery(session(), r).messageId)).size).toBe(1);
-    const attempts = (await logs(sub.id, { sortOrder: 'ASCENDING' })).data;
-    expect(attempts.map((l) => [l.status, l.retryAttempts, l.httpStatus])).toEqual([
-      ['FAILED', 0, 500],
-      ['SUCCESS', 1, 200],
-    ]);
-    expect(new Set(attempts.map((l) => l.messageId)).size).toBe(1);
-  });
+  it(
+    'When a receiver fails once and then recovers, ' + 'then the same message is retried when due and logged SUCCESS with retryAttempts 1',
+    async () => {
+      const endpoint = receiver.endpoint();
+      endpoint.script({ status: 500 });
+      const sub = await subscribe(endpoint.url, { allowRetry: true });
+      await trigger();
+      await advance(schedule[0]!);
+      const received = await endpoint.waitFor(2);
+      expect(new Set(received.map((r) => checkDelivery(session(), r).messageId)).size).toBe(1);
+      const attempts = (await logs(sub.id, { sortOrder: 'ASCENDING' })).data;
+      expect(attempts.map((l) => [l.status, l.retryAttempts, l.httpStatus])).toEqual([
+        ['FAILED', 0, 500],
+        ['SUCCESS', 1, 200],
+      ]);
+      expect(new Set(attempts.map((l) => l.messageId)).size).toBe(1);
+    },
+  );
 
   it('When a receiver never recovers, then the retries stop at the end of the schedule', async () => {
     const endpoint = receiver.endpoint({ fallback: { status: 503 } });
@@ -267,31 +273,35 @@ describeWhen(['webhooks', 'stateful'], 'resend', () => {
     expect(after.data.map((l) => l.id)).toContain(res.body.id);
   });
 
-  it('When a resend is repeated with its key while the first is still delivering, then it answers 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, and later replays', async () => {
-    const endpoint = receiver.endpoint({ fallback: { status: 500 } });
-    const sub = await subscribe(endpoint.url);
-    await trigger();
-    const [failed] = (await logsAtLeast(sub.id, 1)).data;
-    const path = `/v1/subscriptions/${sub.id}/executionLogs/${failed!.id}/resend`;
-    const key = randomUUID();
-    endpoint.fallback = 'hang';
-    const first = session().api.post<ExecutionLog>(path, undefined, { idempotencyKey: key });
-    // Awaited below; if the test fails before that, its rejection (the file's connections closed) is no unhandled one.
-    first.catch(() => undefined);
-    // The receiver leaves the first resend's delivery hanging: the first request is provably still running.
-    await endpoint.waitFor(2);
-    const duplicate = await session().api.post(path, undefined, { idempotencyKey: key });
-    endpoint.fallback = { status: 200 };
-    endpoint.release();
-    expect(duplicate.status).toBe(409);
-    expect(duplicate.body.code).toBe('IDEMPOTENCY_REQUEST_IN_PROGRESS');
-    const original = await first;
-    expect(original.status).toBe(202);
-    const replay = await session().api.post<ExecutionLog>(path, undefined, { idempotencyKey: key });
-    expect(replay.replayed).toBe(true);
-    expect(replay.body).toEqual(original.body);
-    expect(endpoint.received).toHaveLength(2);
-  });
+  it(
+    'When a resend is repeated with its key while the first is still delivering, ' +
+      'then it answers 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, and later replays',
+    async () => {
+      const endpoint = receiver.endpoint({ fallback: { status: 500 } });
+      const sub = await subscribe(endpoint.url);
+      await trigger();
+      const [failed] = (await logsAtLeast(sub.id, 1)).data;
+      const path = `/v1/subscriptions/${sub.id}/executionLogs/${failed!.id}/resend`;
+      const key = randomUUID();
+      endpoint.fallback = 'hang';
+      const first = session().api.post<ExecutionLog>(path, undefined, { idempotencyKey: key });
+      // Awaited below; if the test fails before that, its rejection (the file's connections closed) is no unhandled one.
+      first.catch(() => undefined);
+      // The receiver leaves the first resend's delivery hanging: the first request is provably still running.
+      await endpoint.waitFor(2);
+      const duplicate = await session().api.post(path, undefined, { idempotencyKey: key });
+      endpoint.fallback = { status: 200 };
+      endpoint.release();
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body.code).toBe('IDEMPOTENCY_REQUEST_IN_PROGRESS');
+      const original = await first;
+      expect(original.status).toBe(202);
+      const replay = await session().api.post<ExecutionLog>(path, undefined, { idempotencyKey: key });
+      expect(replay.replayed).toBe(true);
+      expect(replay.body).toEqual(original.body);
+      expect(endpoint.received).toHaveLength(2);
+    },
+  );
 
   it('When an unknown log is resent, then it answers 404', async () => {
     const sub = await subscribe('https://hooks.example.com/resend');
@@ -323,7 +333,7 @@ describeWhen(['webhooks', 'stateful'], 'listing and filtering logs', () => {
       .map((l) => l.id)
       .sort();
 
-  it('When logs are listed, then the most recent comes first and each is the subscription’s', async () => {
+  it('When logs are listed, then the most recent comes first and each is the subscription’s', () => {
     expect(all).toHaveLength(2);
     expect(Date.parse(all[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(all[1]!.createdAt));
     expect(all.every((l) => l.subscriptionId === sub.id)).toBe(true);

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DemoFixtures } from '../../fixtures/types';
 import { projectPath } from '../../spec/project-root';
 import type { ServerSpec } from './processes';
 import { tsServer } from './ts-server';
@@ -12,11 +13,11 @@ const SECRET = 'bench-secret';
 
 /** demo.json with demo-client's accounts copied up to `count`, written to `dir`. */
 export function benchFixtures(dir: string, count = 12): string {
-  const fixtures = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8'));
-  const customerId = fixtures.customers[0].id;
-  const own = fixtures.accounts.filter((a: { customer: { id: string } }) => a.customer.id === customerId);
+  const fixtures = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as DemoFixtures;
+  const customerId = fixtures.customers[0]!.id;
+  const own = fixtures.accounts.filter((a) => a.customer.id === customerId);
   for (let i = own.length; i < count; i++) {
-    const copy = { ...structuredClone(own[i % own.length]), id: randomUUID(), sourceAccountId: null };
+    const copy = { ...structuredClone(own[i % own.length]!), id: randomUUID(), sourceAccountId: null };
     fixtures.accounts.push(copy);
     fixtures.accountReview[copy.id] = 'SUBMITTED';
     for (const asset of ['BRL', 'USDT'])

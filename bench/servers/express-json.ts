@@ -2,7 +2,7 @@
 import express from 'express';
 import { readFileSync } from 'node:fs';
 
-const page = JSON.parse(readFileSync(process.argv[2] as string, 'utf8'));
+const page: unknown = JSON.parse(readFileSync(process.argv[2] as string, 'utf8'));
 const app = express();
 app.get('/api/accounts', (_req, res) => {
   res.json(page);

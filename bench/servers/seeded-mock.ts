@@ -49,7 +49,8 @@ async function main(): Promise<void> {
   };
   const server = createServer(listener, mock.deps.config).listen(Number(port), '127.0.0.1');
   process.on('SIGTERM', () => {
-    mock.close();
+    // Not waited for: the process exits right away.
+    void mock.close();
     server.close();
     process.exit(0);
   });

@@ -122,10 +122,10 @@ export function missing(needs: readonly Need[]): string | undefined {
     if (need === 'webhooks') reasons.push('needs a receiver the target can reach: set CONTRACT_WEBHOOK_URL (and CONTRACT_WEBHOOK_PORT)');
     if (need === 'loopbackReceiver') reasons.push('needs a receiver on loopback (a closed local port)');
     if (need === 'stateful') reasons.push(`needs a target that keeps state and applies the API's rules (${caps.statefulNote})`);
-    if (need === 'rawBodies')
-      reasons.push(
-        `sends bytes a proxy would not pass on as sent (the target is behind ${settings().proxy === 'prism' ? "Prism's proxy, which re-parses bodies and refuses one on a GET" : 'a proxy'})`,
-      );
+    if (need === 'rawBodies') {
+      const proxy = settings().proxy === 'prism' ? "Prism's proxy, which re-parses bodies and refuses one on a GET" : 'a proxy';
+      reasons.push(`sends bytes a proxy would not pass on as sent (the target is behind ${proxy})`);
+    }
   }
   return reasons.length ? reasons.join('; ') : undefined;
 }
@@ -143,11 +143,11 @@ export function itWhen(needs: readonly Need[], name: string, fn: () => Promise<u
 export function itEachWhen<const Row extends readonly unknown[]>(needs: readonly Need[], table: readonly Row[]) {
   const reason = missing(needs);
   return (name: string, fn: (...row: [...Row]) => Promise<unknown>, timeout?: number): void => {
-    // jest's each typings do not follow a generic row; the table and callback are passed through as given.
-    const rows = table as unknown as any[];
-    const test = fn as unknown as (...args: any[]) => Promise<unknown>;
-    if (reason) it.skip.each(rows)(`${name}${SKIP_MARK}${reason.replace(/%/g, '%%')}]`, test);
-    else it.each(rows)(name, test, timeout);
+    // The callback takes the row as a mutable tuple, so a test's parameters are typed from the
+    // table; jest hands each test the row as the table holds it.
+    const test = (...row: Row) => fn(...row);
+    if (reason) it.skip.each(table)(`${name}${SKIP_MARK}${reason.replace(/%/g, '%%')}]`, test);
+    else it.each(table)(name, test, timeout);
   };
 }
 

@@ -10,6 +10,7 @@ import { Agent, request } from 'undici';
 import type { Contract, OperationContract } from '../../spec/contract';
 import type { RunRecord } from './run';
 import type { Credentials } from './settings';
+import type { Schemas } from './types';
 
 export const KNOWN_BUG_MARK = ' [known mock bug: ';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,13 +26,21 @@ export interface CallOptions {
   /** A body sent exactly as given, for malformed, oversized or non-JSON input. */
   raw?: { body: string | Buffer; contentType?: string };
   headers?: Record<string, string>;
-  /** `none` sends no Authorization header; a string is sent as the header's value. Default: the customer's bearer token. */
-  auth?: 'none' | string;
+  /** `'none'` sends no Authorization header; any other string is sent as the header's value. Default: the customer's bearer token. */
+  auth?: string;
   /** Default: a fresh uuid when the operation takes one; null sends none. */
   idempotencyKey?: string | null;
 }
 
-export interface ApiResponse<T = any> {
+/**
+ * The body's type when a caller names none: the JSON as parsed, checked against the document by
+ * `call` but typed by nobody. Test files read it field by field (eslint.config.mjs turns the
+ * no-unsafe-* rules off there, and only there); support code names its T.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one door to untyped bodies, for test files by design
+export type UntypedBody = any;
+
+export interface ApiResponse<T = UntypedBody> {
   operationId: string;
   status: number;
   headers: Record<string, string>;
@@ -45,7 +54,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
-  body: any;
+  /** The parsed JSON when the content type says JSON and it parses; undefined otherwise. */
+  body: unknown;
 }
 
 // The suite's own connection pool (not undici's global one, which other code in the process
@@ -129,9 +139,12 @@ export class ApiClient {
   /** The customer's access token, fetched once and reused (seed: reuse until near expiry). */
   token(): Promise<string> {
     if (!this.credentials) return Promise.reject(new Error('contract suite: this client has no credentials'));
-    this.tokenPromise ??= this.call('POST', '/api/oauth/client/token', { body: this.credentials, auth: 'none' }).then((res) => {
+    this.tokenPromise ??= this.call<Schemas['TokenResponse']>('POST', '/api/oauth/client/token', {
+      body: this.credentials,
+      auth: 'none',
+    }).then((res) => {
       if (res.status !== 200) throw new Error(`contract suite: the token call answered ${res.status} ${res.text}`);
-      return res.body.accessToken as string;
+      return res.body.accessToken;
     });
     return this.tokenPromise;
   }
@@ -141,20 +154,20 @@ export class ApiClient {
     this.tokenPromise = undefined;
   }
 
-  get<T = any>(path: string, options?: CallOptions) {
+  get<T = UntypedBody>(path: string, options?: CallOptions) {
     return this.call<T>('GET', path, options);
   }
-  post<T = any>(path: string, body?: unknown, options?: CallOptions) {
+  post<T = UntypedBody>(path: string, body?: unknown, options?: CallOptions) {
     return this.call<T>('POST', path, { ...options, body });
   }
-  patch<T = any>(path: string, body?: unknown, options?: CallOptions) {
+  patch<T = UntypedBody>(path: string, body?: unknown, options?: CallOptions) {
     return this.call<T>('PATCH', path, { ...options, body });
   }
-  delete<T = any>(path: string, options?: CallOptions) {
+  delete<T = UntypedBody>(path: string, options?: CallOptions) {
     return this.call<T>('DELETE', path, options);
   }
 
-  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  async call<T = UntypedBody>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const op = findOperation(this.ctx.contract, method, path);
     if (!op) throw new Error(`contract suite: ${method} ${path} is not an operation of the document`);
 
@@ -223,7 +236,8 @@ export class ApiClient {
       const knownBug = (expect.getState().currentTestName ?? '').includes(KNOWN_BUG_MARK);
       record({ kind: 'violation', file, operationId: op.operationId, status: res.status, problems, knownBug });
       throw new ContractViolation(
-        `${op.operationId}: ${method} ${path} answered ${res.status}, which breaks the document:\n  - ${problems.join('\n  - ')}\n  body: ${res.text.slice(0, 600)}`,
+        `${op.operationId}: ${method} ${path} answered ${res.status}, which breaks the document:\n` +
+          `  - ${problems.join('\n  - ')}\n  body: ${res.text.slice(0, 600)}`,
       );
     }
   }

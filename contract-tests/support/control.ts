@@ -4,6 +4,7 @@
 // an X-Request-Id and the Error body on failure.
 import type { Operation } from './types';
 import { send, type RawResponse } from './client';
+import { field } from './json';
 
 export interface ControlCustomer {
   customerId: string;
@@ -37,7 +38,7 @@ export class Control {
   /** 200 when the control API is served; anything else means it is absent. */
   static async detect(baseUrl: string): Promise<Control | undefined> {
     const res = await send(`${baseUrl}/_mock/health`, 'GET', { accept: 'application/json' }).catch(() => undefined);
-    return res?.status === 200 && res.body?.status === 'ok' ? new Control(baseUrl) : undefined;
+    return res?.status === 200 && field(res.body, 'status') === 'ok' ? new Control(baseUrl) : undefined;
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -6,11 +6,13 @@
 // evidence the target counts as stateful. Prints
 // {"status": <health status>, "ok": <control API>, "stateful": <bool>, "statefulNote": "..."}.
 import { randomUUID } from 'node:crypto';
+import { field } from './json';
 import { settings } from './settings';
 
 interface Answer {
   status: number | string;
-  body: any;
+  /** Whatever JSON the target answered, unchecked: read through `field`. */
+  body: unknown;
 }
 
 async function call(url: string, method = 'GET', headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
@@ -40,7 +42,7 @@ async function statelessEvidence(baseUrl: string): Promise<{ stateful: boolean; 
   const customer = settings().customer;
   if (!customer) return { stateful: true, note: 'not probed (no CONTRACT_CLIENT_ID): assumed stateful' };
   const token = await call(`${baseUrl}/api/oauth/client/token`, 'POST', {}, customer);
-  const accessToken = token.body?.accessToken;
+  const accessToken = field(token.body, 'accessToken');
   if (token.status !== 200 || typeof accessToken !== 'string')
     return { stateful: true, note: `not probed (the token call answered ${token.status}): assumed stateful` };
   const auth = { authorization: `Bearer ${accessToken}` };
@@ -52,7 +54,7 @@ async function statelessEvidence(baseUrl: string): Promise<{ stateful: boolean; 
 
   // Create a quote (it moves no money and expires by itself) and read it back.
   const accounts = await call(`${baseUrl}/api/accounts?limit=1`, 'GET', auth);
-  const accountId = accounts.body?.data?.[0]?.id;
+  const accountId = field(accounts.body, 'data', 0, 'id');
   if (accounts.status !== 200 || typeof accountId !== 'string')
     return { stateful: true, note: 'no evidence of statelessness (no account to quote on)' };
   const sent = '13.37';
@@ -62,19 +64,23 @@ async function statelessEvidence(baseUrl: string): Promise<{ stateful: boolean; 
     { ...auth, 'x-idempotency-key': randomUUID() },
     { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: sent },
   );
-  if (created.status !== 201 || typeof created.body?.id !== 'string')
+  const quoteId = field(created.body, 'id');
+  if (created.status !== 201 || typeof quoteId !== 'string')
     return { stateful: true, note: `no evidence of statelessness (creating a quote answered ${created.status})` };
-  if (created.body.sourceAmount?.value !== sent || created.body.accountId !== accountId) {
+  const cameBack = { amount: field(created.body, 'sourceAmount', 'value'), accountId: field(created.body, 'accountId') };
+  if (cameBack.amount !== sent || cameBack.accountId !== accountId) {
     return {
       stateful: false,
-      note: `stateless target: a quote asked for ${sent} BRL on account ${accountId} came back as ${created.body.sourceAmount?.value} on ${created.body.accountId}`,
+      note:
+        `stateless target: a quote asked for ${sent} BRL on account ${accountId} ` +
+        `came back as ${String(cameBack.amount)} on ${String(cameBack.accountId)}`,
     };
   }
-  const read = await call(`${baseUrl}/v1/quotes/${created.body.id}`, 'GET', auth);
+  const read = await call(`${baseUrl}/v1/quotes/${quoteId}`, 'GET', auth);
   if (read.status !== 200 || JSON.stringify(read.body) !== JSON.stringify(created.body)) {
     return {
       stateful: false,
-      note: `stateless target: the quote just created (${created.body.id}) read back ${read.status} ${JSON.stringify(read.body).slice(0, 120)}`,
+      note: `stateless target: the quote just created (${quoteId}) read back ${read.status} ${JSON.stringify(read.body).slice(0, 120)}`,
     };
   }
   return { stateful: true, note: 'stateful: a quote created read back as created, and an unknown one answered 404' };
@@ -84,7 +90,7 @@ async function main(): Promise<void> {
   const { baseUrl, controlUrl } = settings();
   if (!baseUrl) throw new Error('probe-url: CONTRACT_BASE_URL is not set');
   const health = await call(`${controlUrl ?? baseUrl}/_mock/health`);
-  const ok = health.status === 200 && health.body?.status === 'ok';
+  const ok = health.status === 200 && field(health.body, 'status') === 'ok';
   const state = ok ? { stateful: true, note: 'the control API is there: fos-mock keeps state' } : await statelessEvidence(baseUrl);
   process.stdout.write(JSON.stringify({ status: health.status, ok, stateful: state.stateful, statefulNote: state.note }));
 }

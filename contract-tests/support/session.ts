@@ -24,7 +24,7 @@ export interface Session {
   /** Waits until queued webhook deliveries were attempted (control API); a no-op otherwise. */
   deliveriesIdle(): Promise<void>;
   /** Runs at the end of the file (e.g. deleting what it created on a shared target). */
-  onClose(cleanup: () => Promise<unknown>): void;
+  onClose: (cleanup: () => Promise<unknown>) => void;
 }
 
 async function customerCredentials(control: Control | undefined, target: Target, which: 0 | 1, file: string): Promise<Credentials> {

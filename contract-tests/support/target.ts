@@ -24,9 +24,11 @@ export function contract(): Contract {
 
 export async function openTarget(): Promise<Target> {
   const { baseUrl, controlUrl } = settings();
-  if (baseUrl) return { baseUrl, controlUrl: controlUrl ?? baseUrl, inProcess: false, contract: contract(), close: async () => undefined };
+  if (baseUrl)
+    return { baseUrl, controlUrl: controlUrl ?? baseUrl, inProcess: false, contract: contract(), close: () => Promise.resolve() };
 
   // Required here, not imported at the top, so a run against a URL never loads the mock's code.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy; jest cannot resolve the '.js' path import() would need
   const { createApp } = require('../../mock/app') as typeof import('../../mock/app');
   const mock = await createApp({ contract: contract(), config: { logLevel: 'silent' } });
   const server = createServer(mock.app);

@@ -33,7 +33,7 @@ import { main } from './breaks/runner';
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${(error as Error)?.stack ?? error}\n`);
+    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
     process.exit(1);
   },
 );

@@ -4,13 +4,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { freePort } from '../free-port';
 
 export { freePort };
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { load, dump } from 'js-yaml';
 import { createApp, type AppOptions, type MockApp } from '../../mock/app';
 import { projectPath } from '../../spec/project-root';
@@ -40,7 +41,7 @@ export async function startMock(
     url: `http://127.0.0.1:${port}`,
     mock,
     async close() {
-      mock.close();
+      await mock.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -83,8 +84,8 @@ export async function startPrism(args: string[], readyTimeoutMs = 60_000): Promi
       if (line.includes('Prism is listening on')) ready();
     }
   };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', take);
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`prism exited (code ${code}) before listening:\n${log.slice(-20).join('\n')}`);
   });
@@ -126,14 +127,18 @@ export async function startPrism(args: string[], readyTimeoutMs = 60_000): Promi
  * seen; refusing tokens is the target's job, and the suite checks it.
  */
 export function documentWithoutSecurity(dir: string): string {
-  const doc = load(readFileSync(projectPath('spec', 'openapi.yaml'), 'utf8')) as Record<string, any>;
+  const doc = load(readFileSync(projectPath('spec', 'openapi.yaml'), 'utf8')) as Record<string, unknown>;
   delete doc.security;
-  for (const item of Object.values(doc.paths ?? {}) as Array<Record<string, any>>) {
-    for (const op of Object.values(item)) if (op && typeof op === 'object' && 'responses' in op) delete op.security;
+  for (const item of Object.values(isObject(doc.paths) ? doc.paths : {})) {
+    if (isObject(item)) for (const op of Object.values(item)) if (isObject(op) && 'responses' in op) delete op.security;
   }
   const file = join(dir, 'openapi.proxy.yaml');
   writeFileSync(file, dump(doc, { lineWidth: -1, noRefs: true }));
   return file;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 export interface TestResult {
@@ -155,6 +160,16 @@ export interface JestRun {
   /** Files that could not run (a failing beforeAll is reported on its tests; this is worse). */
   brokenFiles: Array<{ file: string; message: string }>;
   output: string;
+}
+
+/** Jest's --json output, as far as it is read here. */
+interface JestJson {
+  testResults: Array<{
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults?: Array<{ title: string; fullName: string; status: TestResult['status']; failureMessages?: string[] | null }>;
+  }>;
 }
 
 export interface JestOptions {
@@ -187,15 +202,15 @@ export async function runJest(options: JestOptions = {}): Promise<JestRun> {
     output += chunk.toString('utf8');
     if (options.echo) process.stdout.write(chunk);
   };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', take);
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15 * 60_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   const ms = Date.now() - started;
-  let json: any;
+  let json: JestJson;
   try {
-    json = JSON.parse(readFileSync(outputFile, 'utf8'));
+    json = JSON.parse(readFileSync(outputFile, 'utf8')) as JestJson;
   } catch {
     rmSync(dir, { recursive: true, force: true });
     return {
@@ -213,9 +228,9 @@ export async function runJest(options: JestOptions = {}): Promise<JestRun> {
   rmSync(dir, { recursive: true, force: true });
   const tests: TestResult[] = [];
   const brokenFiles: JestRun['brokenFiles'] = [];
-  for (const file of json.testResults as any[]) {
+  for (const file of json.testResults) {
     const rel = file.name.startsWith(ROOT) ? file.name.slice(ROOT.length + 1) : file.name;
-    if (file.status === 'failed' && (file.assertionResults ?? []).every((a: any) => a.status !== 'failed'))
+    if (file.status === 'failed' && (file.assertionResults ?? []).every((a) => a.status !== 'failed'))
       brokenFiles.push({ file: rel, message: String(file.message ?? '').slice(0, 2000) });
     for (const a of file.assertionResults ?? [])
       tests.push({ file: rel, title: a.title, fullName: a.fullName, status: a.status, failureMessages: a.failureMessages ?? [] });
@@ -271,7 +286,7 @@ export function skipReason(test: TestResult): string {
 
 /** What a failure says, in one line: its first line and the problem or expected/received after it. */
 export function firstFailureLine(test: TestResult): string {
-  const text = (test.failureMessages[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const text = stripVTControlCharacters(test.failureMessages[0] ?? '');
   const lines = text
     .split('\n')
     .map((l) => l.trim())

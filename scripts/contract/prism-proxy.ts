@@ -60,9 +60,11 @@ async function main(): Promise<number> {
   const lines = [
     '',
     'Prism proxy cross-check',
-    `  tests: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped (${run.total}); files that could not run: ${run.brokenFiles.length}`,
+    `  tests: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped (${run.total}); ` +
+      `files that could not run: ${run.brokenFiles.length}`,
     ...[...reasons].map(([reason, n]) => `    skipped ${n}: ${reason}`),
-    `  requests through Prism: ${forwarded}; violations in Prism's log: ${violations.length}; requests Prism answered itself: ${terminated.length}${unresolved.length ? ` (${unresolved.length} unknown routes)` : ''}`,
+    `  requests through Prism: ${forwarded}; violations in Prism's log: ${violations.length}; ` +
+      `requests Prism answered itself: ${terminated.length}${unresolved.length ? ` (${unresolved.length} unknown routes)` : ''}`,
     ...violations.slice(0, 20).map((l) => `    ${l.trim()}`),
     ...terminated.slice(0, 20).map((l) => `    ${l.trim()}`),
     `  Prism's log: ${join('reports', 'prism-proxy', 'prism.log')}; summary: ${join('reports', 'prism-proxy', 'contract-summary.md')}`,
@@ -83,7 +85,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${(error as Error)?.stack ?? error}\n`);
+    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
     process.exit(1);
   },
 );

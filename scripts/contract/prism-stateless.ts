@@ -53,14 +53,17 @@ async function main(): Promise<number> {
   const lines = [
     '',
     'Stateless target (prism mock) run',
-    `  tests: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped (${run.total}); files that could not run: ${run.brokenFiles.length}`,
+    `  tests: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped (${run.total}); ` +
+      `files that could not run: ${run.brokenFiles.length}`,
     ...[...byFile].map(([file, r]) => `    ${file}: ${r.passed} passed, ${r.skipped} skipped${r.failed ? `, ${r.failed} FAILED` : ''}`),
     '  skipped, by reason:',
     ...[...reasons].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `    ${String(n).padStart(4)}  ${reason}`),
-    `  requests Prism answered: ${requests}; request violations Prism reported: ${violations.length} unexpected, ${expected.length} expected (bodies sent on purpose to operations that take none)`,
+    `  requests Prism answered: ${requests}; request violations Prism reported: ${violations.length} unexpected, ` +
+      `${expected.length} expected (bodies sent on purpose to operations that take none)`,
     ...violations.slice(0, 10).map((l) => `    ${l.trim()}`),
     ...run.brokenFiles.map((b) => `  could not run: ${b.file}: ${b.message.split('\n')[0]}`),
-    `  Prism's log: ${join('reports', 'prism-stateless', 'prism.log')}; summary: ${join('reports', 'prism-stateless', 'contract-summary.md')}`,
+    `  Prism's log: ${join('reports', 'prism-stateless', 'prism.log')}; ` +
+      `summary: ${join('reports', 'prism-stateless', 'contract-summary.md')}`,
     `  time: ${seconds(Date.now() - started)}`,
   ];
   const problems: string[] = [];
@@ -82,7 +85,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${(error as Error)?.stack ?? error}\n`);
+    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
     process.exit(1);
   },
 );

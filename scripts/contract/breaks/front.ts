@@ -20,11 +20,16 @@ export function front(use: (req: Request, res: Response, next: NextFunction) => 
   };
 }
 
+/** A JSON object of an answer, as parsed: its fields are read and changed in place. */
+export type JsonObject = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 interface Answer {
   req: Request;
   status: number;
-  /** A deep copy: changing it never changes the mock's stored records. */
-  body: any;
+  /** The JSON as parsed, a deep copy: changing it never changes the mock's stored records. */
+  body: unknown;
 }
 type Rewritten = { status?: number; body?: unknown; empty?: true; text?: { type: string; body: string } } | void;
 
@@ -45,11 +50,11 @@ export function rewrite(change: (answer: Answer) => Rewritten): Wrap {
       for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
       return res;
     }) as typeof res.writeHead;
-    res.end = ((chunk?: unknown) => {
+    res.end = ((chunk?: string | Uint8Array | (() => void)) => {
       const status = heldStatus ?? res.statusCode;
       const json = chunk !== undefined && typeof chunk !== 'function' && /json/i.test(String(res.getHeader('content-type') ?? ''));
       if (!json) return writeHead(status) && end(chunk);
-      const body = JSON.parse(String(chunk));
+      const body: unknown = JSON.parse(String(chunk));
       const out = change({ req, status, body }) ?? {};
       const finalStatus = out.status ?? status;
       if (out.empty) {
@@ -83,8 +88,9 @@ export function headers(
   });
 }
 
-/** Every record in a single-record or list answer. */
-export const records = (body: any): any[] =>
-  body && Array.isArray(body.data) ? body.data : body && typeof body === 'object' ? [body] : [];
-export const isPage = (body: any) => body && Array.isArray(body.data) && body.meta && typeof body.meta === 'object';
+/** Every record (a JSON object) in a single-record or list answer. */
+export const records = (body: unknown): JsonObject[] =>
+  (isObject(body) && Array.isArray(body.data) ? (body.data as unknown[]) : [body]).filter(isObject);
+export const isPage = (body: unknown): body is { data: unknown[]; meta: JsonObject } =>
+  isObject(body) && Array.isArray(body.data) && isObject(body.meta);
 export const path = (req: Request) => req.originalUrl.split('?')[0] ?? '';

@@ -87,7 +87,8 @@ export const teapot418: Break = {
   files: ['subscriptions'],
   options: () => ({
     handlers: withHandlers(
-      (t) => (t.listReferenceResources = async () => ({ status: 418, body: { code: 'I_AM_A_TEAPOT', message: 'I am a teapot.' } })),
+      (t) =>
+        (t.listReferenceResources = () => Promise.resolve({ status: 418, body: { code: 'I_AM_A_TEAPOT', message: 'I am a teapot.' } })),
     ),
   }),
 };

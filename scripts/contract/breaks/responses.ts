@@ -3,7 +3,7 @@
 // body under another content type, money rounded the wrong way.
 import Decimal from 'decimal.js';
 import type { Break } from './break';
-import { isPage, path, records, rewrite } from './front';
+import { isObject, isPage, path, records, rewrite } from './front';
 
 const OPAQUE_CURSOR = 'ZW5kLW9mLWxpc3Q.bm90LWEtcmVhbC1tYWM';
 
@@ -13,7 +13,7 @@ export const accountDropsNullField: Break = {
   files: ['accounts'],
   wrap: rewrite(({ req, body }) => {
     if (!/^\/(api|v1)\/accounts/.test(path(req))) return;
-    for (const a of records(body)) if (a && a.sourceAccountId === null) delete a.sourceAccountId;
+    for (const a of records(body)) if (a.sourceAccountId === null) delete a.sourceAccountId;
     return { body };
   }),
 };
@@ -25,7 +25,8 @@ export const amountValueNumber: Break = {
   wrap: rewrite(({ req, body }) => {
     if (!path(req).startsWith('/v1/quotes')) return;
     for (const q of records(body))
-      for (const k of ['sourceAmount', 'targetAmount']) if (q?.[k]?.value !== undefined) q[k].value = Number(q[k].value);
+      for (const amount of [q.sourceAmount, q.targetAmount])
+        if (isObject(amount) && amount.value !== undefined) amount.value = Number(amount.value);
     return { body };
   }),
 };
@@ -82,7 +83,7 @@ export const errorWithoutCode: Break = {
   what: 'error bodies without `code`',
   files: ['subscriptions'],
   wrap: rewrite(({ status, body }) => {
-    if (status < 400 || !body || typeof body !== 'object') return;
+    if (status < 400 || !isObject(body)) return;
     delete body.code;
     return { body };
   }),
@@ -94,8 +95,8 @@ export const depositWithoutPayload: Break = {
   files: ['operations'],
   wrap: rewrite(({ req, body }) => {
     if (!path(req).startsWith('/v1/operations')) return;
-    for (const op of records(body))
-      if (op?.intent?.type === 'DEPOSIT' && op.intent.fundingInstruction) delete op.intent.fundingInstruction.payload;
+    for (const { intent } of records(body))
+      if (isObject(intent) && intent.type === 'DEPOSIT' && isObject(intent.fundingInstruction)) delete intent.fundingInstruction.payload;
     return { body };
   }),
 };
@@ -106,7 +107,8 @@ export const operationStatusPending: Break = {
   files: ['operations'],
   wrap: rewrite(({ req, body }) => {
     if (!path(req).startsWith('/v1/operations')) return;
-    for (const op of records(body)) if (op?.currentState?.status === 'REQUESTED') op.currentState.status = 'PENDING';
+    for (const { currentState } of records(body))
+      if (isObject(currentState) && currentState.status === 'REQUESTED') currentState.status = 'PENDING';
     return { body };
   }),
 };
@@ -117,10 +119,11 @@ export const quoteRoundsUp: Break = {
   files: ['quotes'],
   wrap: rewrite(({ req, body }) => {
     if (!path(req).startsWith('/v1/quotes')) return;
-    for (const q of records(body)) {
-      if (!q?.sourceAmount || !q.targetAmount || !q.rate) continue;
-      const scale = q.targetAmount.decimals as number;
-      q.targetAmount.value = new Decimal(q.sourceAmount.value).times(q.rate).toDecimalPlaces(scale, Decimal.ROUND_UP).toFixed(scale);
+    for (const { sourceAmount, targetAmount, rate } of records(body)) {
+      if (!isObject(sourceAmount) || !isObject(targetAmount) || typeof rate !== 'string') continue;
+      if (typeof sourceAmount.value !== 'string' || typeof targetAmount.decimals !== 'number') continue;
+      const scale = targetAmount.decimals;
+      targetAmount.value = new Decimal(sourceAmount.value).times(rate).toDecimalPlaces(scale, Decimal.ROUND_UP).toFixed(scale);
     }
     return { body };
   }),

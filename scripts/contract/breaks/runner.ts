@@ -16,14 +16,15 @@ interface Outcome {
 const BASE: AppOptions = { config: { strictResponses: false, logLevel: 'silent' } };
 
 async function runAgainst(brk: Pick<Break, 'options' | 'wrap' | 'after'>, patterns: string[]): Promise<JestRun> {
-  let current: MockApp | undefined;
+  // The options get `mock()` before the mock exists; it answers once the mock runs.
+  const started: { mock?: MockApp } = {};
   const options =
     brk.options?.(() => {
-      if (!current) throw new Error('break-catching: the mock is not running yet');
-      return current;
+      if (!started.mock) throw new Error('break-catching: the mock is not running yet');
+      return started.mock;
     }) ?? {};
   const running = await startMock({ ...BASE, ...options, config: { ...BASE.config, ...options.config } }, brk.wrap);
-  current = running.mock;
+  started.mock = running.mock;
   brk.after?.(running.mock);
   const reportDir = tempDir('breaks');
   try {
@@ -48,7 +49,7 @@ async function runAgainst(brk: Pick<Break, 'options' | 'wrap' | 'after'>, patter
 const patternsFor = (files: string[], all: boolean) => (all ? ['contract-tests'] : files.map((f) => `contract-tests/${f}\\.test\\.ts$`));
 
 async function pool<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.max(1, jobs) }, async () => {
@@ -81,7 +82,8 @@ export async function main(): Promise<number> {
   const baseline = await runAgainst({}, patternsFor(files, all));
   if (baseline.failed || baseline.brokenFiles.length || baseline.code !== 0 || baseline.passed === 0) {
     process.stdout.write(
-      `${baseline.output.slice(-6000)}\nBASELINE FAILED (${baseline.failed} failed, ${baseline.brokenFiles.length} files broken): a caught break would mean nothing. Fix the suite or the mock first.\n`,
+      `${baseline.output.slice(-6000)}\nBASELINE FAILED (${baseline.failed} failed, ${baseline.brokenFiles.length} files broken): ` +
+        'a caught break would mean nothing. Fix the suite or the mock first.\n',
     );
     return 1;
   }
@@ -104,13 +106,21 @@ export async function main(): Promise<number> {
   const lines = ['', '| # | break | caught? | tests failed | first failing test | what it said |', '|---|---|---|---|---|---|'];
   outcomes.forEach((o, i) => {
     const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-    lines.push(
-      `| ${i + 1} | \`${o.brk.id}\`: ${cell(o.brk.what)} | ${o.caught ? 'yes' : '**NO**'} | ${o.run.failed}/${o.run.total} | ${cell(o.first?.name ?? '-')} | ${cell(o.first?.line ?? '-')} |`,
-    );
+    const cells = [
+      i + 1,
+      `\`${o.brk.id}\`: ${cell(o.brk.what)}`,
+      o.caught ? 'yes' : '**NO**',
+      `${o.run.failed}/${o.run.total}`,
+      cell(o.first?.name ?? '-'),
+      cell(o.first?.line ?? '-'),
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
   });
+  const share = ((100 * caught) / outcomes.length).toFixed(0);
   lines.push(
     '',
-    `${caught}/${outcomes.length} breaks caught (${((100 * caught) / outcomes.length).toFixed(0)}%); baseline ${baseline.passed} tests green; total time ${seconds(Date.now() - started)}${all ? ' (whole suite per break)' : ' (the break’s files per break)'}.`,
+    `${caught}/${outcomes.length} breaks caught (${share}%); baseline ${baseline.passed} tests green; ` +
+      `total time ${seconds(Date.now() - started)}${all ? ' (whole suite per break)' : ' (the break’s files per break)'}.`,
   );
   const missed = outcomes.filter((o) => !o.caught);
   if (missed.length) lines.push(`NOT CAUGHT: ${missed.map((o) => o.brk.id).join(', ')}: the suite has a hole there.`);

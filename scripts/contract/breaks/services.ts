@@ -39,7 +39,7 @@ export const signatureNotChecked: Break = {
       } catch (error) {
         const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
         try {
-          const sub = JSON.parse(Buffer.from(token?.split('.')[1] ?? '', 'base64url').toString()).sub;
+          const { sub } = JSON.parse(Buffer.from(token?.split('.')[1] ?? '', 'base64url').toString()) as { sub?: unknown };
           const customer = await mock.deps.store.get('customer', String(sub));
           if (customer && !customer.deleted) return customer.id;
         } catch {
@@ -66,8 +66,9 @@ export const webhookNoEventType: Break = {
     const real = httpDelivery();
     return {
       deliver: (d) => {
-        const { 'x-event-type': _dropped, ...rest } = d.headers;
-        return real.send({ ...d, headers: rest });
+        const headers = { ...d.headers };
+        delete headers['x-event-type'];
+        return real.send({ ...d, headers });
       },
     };
   },

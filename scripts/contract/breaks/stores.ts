@@ -6,8 +6,8 @@ import type { Break } from './break';
 
 /** Quotes are checked but never marked consumed: each can fund any number of operations. */
 class QuoteNeverConsumedStore extends MemoryStore {
-  override async consumeQuote(): Promise<boolean> {
-    return true;
+  override consumeQuote(): Promise<boolean> {
+    return Promise.resolve(true);
   }
 }
 
