@@ -10,7 +10,7 @@
 // object) → domain (pure rules) → store (what is kept) → base (errors, clock, the document's
 // contract and types, deferred modules, the scripted receiver), which imports nothing above it.
 const LAYERS = [
-  { name: 'main', paths: ['^mock/main\\.ts$', '^mock/cli/'] },
+  { name: 'main', paths: ['^mock/main\\.ts$', '^mock/cli/', '^mock/package/'] },
   { name: 'app', paths: ['^mock/app\\.ts$', '^mock/server\\.ts$', '^mock/scenarios/'] },
   { name: 'control', paths: ['^mock/control/'] },
   { name: 'http', paths: ['^mock/http/'] },

@@ -307,7 +307,8 @@ export function configFrom(env: Record<string, string | undefined>, flags: Serve
 function asText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (value === null) return 'off';
-  if (typeof value === 'object' && value !== null && 'requests' in value && 'perMs' in value) return `${String(value.requests)}/${String(value.perMs)}`;
+  if (typeof value === 'object' && value !== null && 'requests' in value && 'perMs' in value)
+    return `${String(value.requests)}/${String(value.perMs)}`;
   return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 

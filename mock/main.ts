@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { ConfigError, configFrom, type Config, type ServeFlags } from './config';
 import { createServer } from './server';
 import { registerClockCommand } from './cli/clock';
+import { registerContractCommand } from './cli/contract';
 import { registerScenarioCommand } from './cli/scenario';
 import { registerSnapshotCommand } from './cli/snapshot';
 import { registerTriggerCommand } from './cli/trigger';
@@ -30,7 +31,8 @@ export async function serve(config: Config): Promise<void> {
       'Demo credentials:',
       ...customers.map((c) => `  clientId=${c.clientId} clientSecret=${c.clientSecret}  (${c.name})`),
       'Try:',
-      `  curl -s -X POST ${base}/api/oauth/client/token -H 'Content-Type: application/json' -d '{"clientId":"demo-client","clientSecret":"demo-secret"}'`,
+      `  curl -s -X POST ${base}/api/oauth/client/token -H 'Content-Type: application/json' ` +
+        `-d '{"clientId":"demo-client","clientSecret":"demo-secret"}'`,
       `  curl -s ${base}/api/accounts -H "Authorization: Bearer $TOKEN"`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -76,6 +78,7 @@ export function program(): Command {
   registerSnapshotCommand(cli, process.env);
   registerClockCommand(cli, process.env);
   registerTriggerCommand(cli, process.env);
+  registerContractCommand(cli, process.env);
   return cli;
 }
 

@@ -59,8 +59,10 @@ function probe(baseUrl: string | undefined, controlUrl: string | undefined): Pro
     if (cached.baseUrl === baseUrl && cached.controlUrl === controlUrl) return cached;
   }
   // The child reads the same environment (settings.ts): the URLs and the customer to probe with.
-  const script = projectPath('contract-tests', 'support', baseUrl ? 'probe-url.ts' : 'probe-target.ts');
-  const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+  // Beside this module: TypeScript run through tsx in a clone, JavaScript in the installed package.
+  const compiled = __filename.endsWith('.js');
+  const script = join(__dirname, `${baseUrl ? 'probe-url' : 'probe-target'}${compiled ? '.js' : '.ts'}`);
+  const child = spawnSync(process.execPath, compiled ? [script] : ['--import', 'tsx', script], {
     cwd: projectPath(),
     encoding: 'utf8',
     timeout: baseUrl ? 30_000 : 60_000,

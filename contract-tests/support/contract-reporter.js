@@ -18,7 +18,7 @@ function testFiles(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory() && entry.name !== 'node_modules') out.push(...testFiles(full));
-    else if (entry.isFile() && entry.name.endsWith('.test.ts')) out.push(full);
+    else if (entry.isFile() && /\.test\.(ts|js)$/.test(entry.name)) out.push(full);
   }
   return out;
 }

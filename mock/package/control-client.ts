@@ -1,0 +1,121 @@
+// Typed helpers over a running mock's control API (/_mock, spec/control-openapi.yaml), for a
+// team's own tests: `mock.control.settle(id)`, `advanceClock('5m')`, `injectFault({...})`.
+// Each helper is one documented control operation; its method and path are read from the
+// control document itself (shipped with the package), and its types are the generated ones.
+import type { components as Control, operations as ControlOperations } from '../../spec/generated/control-api-types';
+import type { components as Service } from '../../spec/generated/api-types';
+import { loadDocument } from '../../spec/contract/document';
+import { CONTROL_DOCUMENT_PATH } from '../control/contract';
+import type { BodyOf, PathOf } from '../resources/types';
+import { MockClient } from '../scenarios/http';
+
+type Id = keyof ControlOperations;
+type Reason = Service['schemas']['Reason'];
+type Operation = Service['schemas']['Operation'];
+type Account = Service['schemas']['Account'];
+type Beneficiary = Service['schemas']['Beneficiary'];
+
+/** A control call that did not succeed: its status and the Error body the mock answered. */
+export class ControlError extends Error {
+  constructor(
+    readonly operationId: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    const detail =
+      typeof body === 'object' && body !== null && 'code' in body
+        ? `${String(body.code)}: ${String((body as { message?: unknown }).message)}`
+        : '';
+    super(`fos-mock control ${operationId} answered ${status}${detail ? ` (${detail})` : ''}`);
+    this.name = 'ControlError';
+  }
+}
+
+/** Method and path template of every control operation, from the control document. */
+function routesOf(): Map<string, { method: string; path: string }> {
+  const routes = new Map<string, { method: string; path: string }>();
+  for (const [path, item] of Object.entries(loadDocument(CONTROL_DOCUMENT_PATH).paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, { operationId?: string }>)) {
+      if (operation?.operationId) routes.set(operation.operationId, { method: method.toUpperCase(), path });
+    }
+  }
+  return routes;
+}
+
+export class ControlClient {
+  private readonly client: MockClient;
+  private readonly routes = routesOf();
+
+  /** `baseUrl` is the mock's own URL (the control API is under /_mock there). */
+  constructor(baseUrl: string) {
+    this.client = new MockClient(baseUrl);
+  }
+
+  /** Calls one control operation by its operationId; throws a ControlError unless it succeeds. */
+  async call<K extends Id>(operationId: K, params: PathOf<ControlOperations[K]>, body?: BodyOf<ControlOperations[K]>): Promise<unknown> {
+    const route = this.routes.get(operationId);
+    if (!route) throw new Error(`fos-mock: the control document has no operation ${operationId}`);
+    const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(String((params as Record<string, unknown>)[name])),
+    );
+    const answer = await this.client.send(route.method, path, { body });
+    if (answer.status < 200 || answer.status > 299) throw new ControlError(operationId, answer.status, answer.body);
+    return answer.body;
+  }
+
+  health = async () => (await this.call('getHealth', {})) as Control['schemas']['Health'];
+  /** Back to the fixtures: every record, balance, key, fault and the journal; the clock keeps its time. */
+  reset = async () => (await this.call('resetState', {})) as Control['schemas']['ResetResult'];
+  snapshot = async () => (await this.call('getSnapshot', {})) as Control['schemas']['Snapshot'];
+  restore = async (snapshot: Control['schemas']['Snapshot']) =>
+    (await this.call('restoreSnapshot', {}, snapshot)) as Control['schemas']['RestoreResult'];
+  /** A customer of its own (copies of demo-client's accounts and beneficiaries), with credentials. */
+  newCustomer = async (name?: string) =>
+    (await this.call('createCustomer', {}, name === undefined ? {} : { name })) as Control['schemas']['CustomerCreated'];
+
+  clock = async () => (await this.call('getClock', {})) as Control['schemas']['ClockState'];
+  /** Moves the mock clock (`'250ms'`, `'30s'`, `'5m'`, `'1h30m'`, or milliseconds); what falls due runs first. */
+  advanceClock = async (by: string | number) => (await this.call('advanceClock', {}, { by })) as Control['schemas']['ClockState'];
+  freezeClock = async (at?: string) =>
+    (await this.call('freezeClock', {}, at === undefined ? {} : { at })) as Control['schemas']['ClockState'];
+  unfreezeClock = async () => (await this.call('unfreezeClock', {})) as Control['schemas']['ClockState'];
+
+  /** Completes an operation (a deposit, as if its payment arrived). */
+  settle = async (operationId: string) => (await this.call('settleOperation', { operationId })) as Operation;
+  /** Pays a deposit's PIX charge (refused once the charge expired). */
+  pay = async (operationId: string) => (await this.call('payOperation', { operationId })) as Operation;
+  fail = async (operationId: string, reason: Reason) => (await this.call('failOperation', { operationId }, { reason })) as Operation;
+  requireAction = async (operationId: string, reason: Reason) =>
+    (await this.call('requireOperationAction', { operationId }, { reason })) as Operation;
+
+  submitAccount = async (accountId: string) => (await this.call('submitAccountForReview', { accountId })) as Account;
+  approveAccount = async (accountId: string) => (await this.call('approveAccount', { accountId })) as Account;
+  rejectAccount = async (accountId: string, reason: Reason) => (await this.call('rejectAccount', { accountId }, { reason })) as Account;
+  activateAsset = async (accountId: string, currency: string) =>
+    (await this.call('activateAccountAsset', { accountId, currency })) as Account;
+  failAsset = async (accountId: string, currency: string) => (await this.call('failAccountAsset', { accountId, currency })) as Account;
+  balances = async (accountId: string) => (await this.call('getAccountBalances', { accountId })) as Control['schemas']['Balances'];
+  /** Sets balances of an account, asset to decimal string at the asset's scale. */
+  setBalances = async (accountId: string, balances: Record<string, string>) =>
+    (await this.call('setAccountBalances', { accountId }, balances)) as Control['schemas']['Balances'];
+
+  approveInstruction = async (beneficiaryId: string, instructionId: string) =>
+    (await this.call('approvePaymentInstruction', { beneficiaryId, instructionId })) as Beneficiary;
+  rejectInstruction = async (beneficiaryId: string, instructionId: string, reason: Reason) =>
+    (await this.call('rejectPaymentInstruction', { beneficiaryId, instructionId }, { reason })) as Beneficiary;
+
+  /** A fault on the service API: latency, an error answer or a dropped connection, for some or all matching requests. */
+  injectFault = async (fault: Control['schemas']['FaultCreate']) =>
+    (await this.call('createFault', {}, fault)) as Control['schemas']['Fault'];
+  faults = async () => ((await this.call('listFaults', {})) as Control['schemas']['FaultList']).data;
+  removeFault = async (faultId: string) => void (await this.call('deleteFault', { faultId }));
+  clearFaults = async () => void (await this.call('deleteAllFaults', {}));
+  journal = async (limit?: number) => ((await this.call('getJournal', {})) as Control['schemas']['Journal']).data.slice(0, limit);
+
+  /** Resolves when every queued webhook delivery has been attempted (retries not yet due excepted). */
+  webhooksIdle = async () => (await this.call('waitForWebhooks', {})) as Control['schemas']['IdleResult'];
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

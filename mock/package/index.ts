@@ -1,0 +1,5 @@
+// The package's entry point (`import { startMock } from 'fos-mock'`): the mock for a team's own
+// tests, its typed control client, and the configuration it takes.
+export { startMock, type RunningMock, type StartMockOptions } from './start-mock';
+export { ControlClient, ControlError } from './control-client';
+export { ConfigError, defaultConfig, type Config, type RateLimit } from '../config';

@@ -1,0 +1,93 @@
+// The files a team writes in its own project, as the package test writes them into a fresh one:
+// a strictly type-checked TypeScript test helper, a CommonJS script and an ES module, each
+// making a deposit against its own startMock() and closing it.
+
+/** A deposit, end to end: token, an account holding BRL, a quote, the deposit, settled through the control API. */
+const depositSteps = (typed: boolean) => `
+  const json = async (res${typed ? ': Response' : ''}) => {
+    const body = await res.json();
+    if (!res.ok) throw new Error(res.status + ' ' + JSON.stringify(body));
+    return body;
+  };
+  const token = await json(await fetch(mock.url + '/api/oauth/client/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: mock.clientId, clientSecret: mock.clientSecret }),
+  }));
+  const auth = { authorization: 'Bearer ' + token.accessToken, 'content-type': 'application/json' };
+  const write = () => ({ ...auth, 'x-idempotency-key': crypto.randomUUID() });
+  const accounts = await json(await fetch(mock.url + '/api/accounts?limit=100', { headers: auth }));
+  const holds = (a${typed ? ': Account' : ''}, currency${typed ? ': string' : ''}) => a.assets.some((asset) => asset.currency === currency);
+  const account = accounts.data.find((a${typed ? ': Account' : ''}) => holds(a, 'BRL') && holds(a, 'USDT'));
+  if (!account) throw new Error('no account holding BRL and USDT');
+  const quote = await json(await fetch(mock.url + '/v1/quotes', {
+    method: 'POST', headers: write(),
+    body: JSON.stringify({ accountId: account.id, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '100.00' }),
+  }));
+  const deposit = await json(await fetch(mock.url + '/v1/operations/deposits', {
+    method: 'POST', headers: write(),
+    body: JSON.stringify({ accountId: account.id, quoteId: quote.id, fundingInstruction: { rail: 'PIX' } }),
+  }));
+  const settled = await mock.control.settle(deposit.id);
+  console.log('deposit ' + deposit.currentState.status + ' -> ' + settled.currentState.status);
+`;
+
+export const TYPESCRIPT = `import { randomUUID } from 'node:crypto';
+import { startMock, type RunningMock } from 'fos-mock';
+import type { components } from 'fos-mock/api-types';
+
+type Account = components['schemas']['Account'];
+const crypto = { randomUUID };
+
+async function main(): Promise<void> {
+  const mock: RunningMock = await startMock({ autoSettleMs: null, clockStart: '2026-01-15T09:00:00Z' });
+  try {
+${depositSteps(true)}
+    const clock = await mock.control.advanceClock('5m');
+    console.log('clock ' + clock.now);
+  } finally {
+    await mock.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
+`;
+
+export const COMMONJS = `const { randomUUID } = require('node:crypto');
+const { startMock } = require('fos-mock');
+const crypto = { randomUUID };
+
+(async () => {
+  const mock = await startMock({ autoSettleMs: null });
+  try {
+${depositSteps(false)}
+  } finally {
+    await mock.close();
+  }
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+`;
+
+export const ES_MODULE = `import { randomUUID } from 'node:crypto';
+import { startMock, ConfigError } from 'fos-mock';
+const crypto = { randomUUID };
+
+try {
+  await startMock({ port: 'abc' });
+  throw new Error('a bad port was accepted');
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.log('refused: ' + error.message);
+}
+const mock = await startMock({ autoSettleMs: null });
+try {
+${depositSteps(false)}
+} finally {
+  await mock.close();
+}
+`;
