@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadContract, type Contract } from '../../spec/contract';
 import { settings } from './settings';
+import { deferred } from '../../mock/lazy/deferred';
 
 export interface Target {
   baseUrl: string;
@@ -17,6 +18,10 @@ export interface Target {
   close(): Promise<void>;
 }
 
+// Loaded on first use, so a run against a URL never loads the mock's code.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a require inside `deferred` is what defers the load
+const mockApp = deferred(() => require('../../mock/app') as typeof import('../../mock/app'));
+
 let compiled: Contract | undefined;
 export function contract(): Contract {
   return (compiled ??= loadContract());
@@ -27,10 +32,7 @@ export async function openTarget(): Promise<Target> {
   if (baseUrl)
     return { baseUrl, controlUrl: controlUrl ?? baseUrl, inProcess: false, contract: contract(), close: () => Promise.resolve() };
 
-  // Required here, not imported at the top, so a run against a URL never loads the mock's code.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy; jest cannot resolve the '.js' path import() would need
-  const { createApp } = require('../../mock/app') as typeof import('../../mock/app');
-  const mock = await createApp({ contract: contract(), config: { logLevel: 'silent' } });
+  const mock = await mockApp().createApp({ contract: contract(), config: { logLevel: 'silent' } });
   const server = createServer(mock.app);
   try {
     server.listen(0, '127.0.0.1');
