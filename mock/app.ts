@@ -102,10 +102,11 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
   };
-  const delivery = options.deliver ? undefined : httpDelivery();
+  // A replaced delivery (tests of the dispatcher) holds no connections of ours to close.
+  const delivery: HttpDelivery = options.deliver ? { send: options.deliver, close: () => Promise.resolve() } : httpDelivery();
   const base = createServices(deps);
   const webhooks = new WebhookDispatcher(
-    { ...deps, send: options.deliver ?? (delivery as HttpDelivery).send, refusal: (url) => base.subscriptions.deliveryRefusal(url) },
+    { ...deps, send: delivery.send, refusal: (url) => base.subscriptions.deliveryRefusal(url) },
     contract,
     logger,
   );
@@ -165,7 +166,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     async close() {
       deps.scheduler.stop();
       services.webhooks.close();
-      await delivery?.close();
+      await delivery.close();
     },
   };
 }

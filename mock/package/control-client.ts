@@ -6,6 +6,7 @@ import type { components as Control, operations as ControlOperations } from '../
 import type { components as Service } from '../../spec/generated/api-types';
 import { loadDocument } from '../../spec/contract/document';
 import { CONTROL_DOCUMENT_PATH } from '../control/contract';
+import { deferred } from '../lazy/deferred';
 import type { BodyOf, PathOf } from '../resources/types';
 import { MockClient } from '../scenarios/http';
 
@@ -31,8 +32,8 @@ export class ControlError extends Error {
   }
 }
 
-/** Method and path template of every control operation, from the control document. */
-function routesOf(): Map<string, { method: string; path: string }> {
+/** Method and path template of every control operation, read from the control document once per process. */
+const controlRoutes = deferred((): Map<string, { method: string; path: string }> => {
   const routes = new Map<string, { method: string; path: string }>();
   for (const [path, item] of Object.entries(loadDocument(CONTROL_DOCUMENT_PATH).paths)) {
     for (const [method, operation] of Object.entries(item as Record<string, { operationId?: string }>)) {
@@ -40,11 +41,11 @@ function routesOf(): Map<string, { method: string; path: string }> {
     }
   }
   return routes;
-}
+});
 
 export class ControlClient {
   private readonly client: MockClient;
-  private readonly routes = routesOf();
+  private readonly routes = controlRoutes();
 
   /** `baseUrl` is the mock's own URL (the control API is under /_mock there). */
   constructor(baseUrl: string) {
