@@ -3,7 +3,8 @@
 // longer loop. `npm run lint:layers` checks it on every `npm test`.
 //
 // The order is the request's own path: main (reads the environment, listens) → app (wires
-// everything) → control (the /_mock API, which drives the pipeline below it) → http (the service
+// everything) → control (the /_mock API, which drives the pipeline below it) → cluster (the
+// replicas as one service: control calls that act on all of them) → http (the service
 // front door and pipeline, faults, journal) → resources (one thin handler per operation) →
 // services (orchestration over store, clock, events and jobs) → webhooks (turns events into
 // deliveries) → events and jobs (the event bus, due jobs in mock time) → config (one typed
@@ -13,6 +14,7 @@ const LAYERS = [
   { name: 'main', paths: ['^mock/main\\.ts$', '^mock/cli/', '^mock/package/'] },
   { name: 'app', paths: ['^mock/app\\.ts$', '^mock/server\\.ts$', '^mock/scenarios/'] },
   { name: 'control', paths: ['^mock/control/'] },
+  { name: 'cluster', paths: ['^mock/cluster/'] },
   { name: 'http', paths: ['^mock/http/'] },
   { name: 'resources', paths: ['^mock/resources/'] },
   { name: 'services', paths: ['^mock/services/'] },

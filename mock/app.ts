@@ -9,13 +9,14 @@ import pino, { type Logger } from 'pino';
 import { loadContract, type Contract } from '../spec/contract';
 import type { DemoFixtures } from '../fixtures/types';
 import { createClock, type ControllableClock } from './clock';
-import { defaultConfig, type Config } from './config';
+import { defaultConfig, randomSecret, type Config, type ResolvedConfig } from './config';
+import { localCluster, sharedCluster, type Cluster } from './cluster/cluster';
 import { controlContract } from './control/contract';
 import { docsRouter, findRenderer } from './control/docs';
 import { faultMiddleware } from './http/fault-middleware';
 import { FaultRegistry } from './http/faults';
 import { controlHandlers } from './control/handlers';
-import { Journal } from './http/journal';
+import { Journal, JOURNAL_SIZE } from './http/journal';
 import { controlRouter } from './control/router';
 import { CursorCodec } from './domain/pagination/cursor';
 import type { HostLookup } from './domain/url-policy';
@@ -33,8 +34,10 @@ import { handlers as defaultHandlers } from './resources/handlers';
 import { Scheduler } from './jobs/scheduler';
 import type { Deps } from './services/deps';
 import { createServices, type Services } from './services';
-import { KeyedLock } from './services/keyed-lock';
 import { MemoryStore } from './store/memory-store';
+import { RedisBus } from './store/redis/bus';
+import { RedisSharedState } from './store/redis/shared-state';
+import { RedisStore } from './store/redis/redis-store';
 import type { Store } from './store/store';
 import { httpDelivery, type Deliver, type HttpDelivery } from './webhooks/deliver';
 import { WebhookDispatcher } from './webhooks/dispatcher';
@@ -73,22 +76,48 @@ export interface MockApp {
   faults: FaultRegistry;
   /** The last requests answered (control API). */
   journal: Journal;
+  /** Every replica of this mock: this process alone in memory, all replicas on the same Redis. */
+  cluster: Cluster;
   fixtures: DemoFixtures;
-  /** Stops timers and listeners and closes the webhook connections; the store is left as it is. */
+  /** Stops timers and listeners and closes the webhook connections (and the Redis connections it opened); the state is left as it is. */
   close(): Promise<void>;
 }
 
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
-  const config: Config = { ...defaultConfig(), ...options.config };
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const given: Config = { ...defaultConfig(), ...options.config };
+  const logger = options.logger ?? pino({ level: given.logLevel });
+  // REDIS_URL: the records in a Redis store, and clock, faults, journal, buckets and secret beside them.
+  const redis = options.store === undefined && given.redisUrl ? await openRedis(given.redisUrl, given.redisPrefix) : undefined;
+  try {
+    return await assemble(options, given, logger, redis);
+  } catch (error) {
+    await redis?.store.close();
+    throw error;
+  }
+}
+
+interface RedisParts {
+  url: string;
+  store: RedisStore;
+  shared: RedisSharedState;
+}
+
+async function openRedis(url: string, prefix: string): Promise<RedisParts> {
+  const store = await RedisStore.open({ url, prefix });
+  return { url, store, shared: new RedisSharedState(store.client, prefix) };
+}
+
+async function assemble(options: AppOptions, given: Config, logger: Logger, redis: RedisParts | undefined): Promise<MockApp> {
+  const secret = given.secret ?? (redis ? await redis.shared.secret(randomSecret()) : randomSecret());
+  const config: ResolvedConfig = { ...given, secret };
   const contract = options.contract ?? loadContract(undefined, { precompiled: options.precompiled });
   const handlers = routeHandlers(options.handlers ?? defaultHandlers);
   assertHandlersMatchDocument(contract, handlers);
 
   const clock = options.clock ?? createClock({ start: config.clockStart ? Date.parse(config.clockStart) : undefined });
-  const store = options.store ?? new MemoryStore();
+  const store = options.store ?? redis?.store ?? new MemoryStore();
   const fixtures = options.fixtures ?? readFixtures(config.fixturesPath);
-  await loadFixtures(store, fixtures);
+  await store.seedOnce(() => loadFixtures(store, fixtures));
 
   const deps: Deps = {
     store,
@@ -98,7 +127,6 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     events: new EventBus(),
     scheduler: new Scheduler(clock, (error) => logger.error({ err: error }, 'scheduled job failed')),
     reference: referenceData(fixtures),
-    lock: new KeyedLock(),
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
   };
@@ -111,11 +139,24 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     logger,
   );
   const services: Services = { ...base, webhooks };
-  const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random);
-  const journal = new Journal();
+  const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random, redis?.shared);
+  const journal = new Journal(JOURNAL_SIZE, redis?.shared, (error) => logger.warn({ err: error }, 'journal entry not recorded'));
+  const parts = { clock, faults, scheduler: deps.scheduler, webhooks };
+  const cluster = redis
+    ? await sharedCluster(parts, redis.shared, (handle) =>
+        RedisBus.open({
+          url: redis.url,
+          prefix: config.redisPrefix,
+          publisher: redis.store.client,
+          handle,
+          onError: (error) => logger.error({ err: error }, 'cluster message failed'),
+        }),
+      )
+    : localCluster(parts);
   const routeDeps = { services, store, clock, config, logger, encoder: new ResponseEncoder() };
   // The rate limit (off by default) acts on the service routes only, never on /_mock.
-  const serviceRouteDeps = { ...routeDeps, rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock) : undefined };
+  const serviceRouteDeps = { ...routeDeps, rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock, redis?.shared) : undefined,
+  };
 
   const routes = new RouteTable(contract.operations.map((op) => ({ op, target: handlers[op.operationId]! })));
   const app = express();
@@ -133,7 +174,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   if (config.controlApi) {
     // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
     const control = options.controlContract ?? controlContract(options.precompiled);
-    const table = routeHandlers(controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger }));
+    const table = routeHandlers(controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger, cluster }));
     assertHandlersMatchDocument(control, table);
     app.use(controlRouter(control, table, routeDeps, contract));
   }
@@ -152,6 +193,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     fallback: app,
+    sync: cluster.sync,
   });
 
   return {
@@ -162,11 +204,14 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     logger,
     faults,
     journal,
+    cluster,
     fixtures,
     async close() {
       deps.scheduler.stop();
       services.webhooks.close();
       await delivery.close();
+      await cluster.close();
+      await redis?.store.close();
     },
   };
 }

@@ -15,6 +15,15 @@ export interface ControllableClock extends Clock {
   readonly frozen: boolean;
   /** Called after every jump of the clock, so schedulers can run what fell due. */
   onJump(listener: () => void): void;
+  /** The clock as data (what replicas share): mock time is real time + offset, or frozenAt while frozen. */
+  state(): ClockState;
+  /** Takes another replica's clock; a change counts as a jump. */
+  adopt(state: ClockState): void;
+}
+
+export interface ClockState {
+  offset: number;
+  frozenAt: number | null;
 }
 
 export function createClock(options: { start?: number; frozen?: boolean; realNow?: () => number } = {}): ControllableClock {
@@ -48,6 +57,13 @@ export function createClock(options: { start?: number; frozen?: boolean; realNow
     },
     onJump(listener) {
       listeners.push(listener);
+    },
+    state: () => ({ offset, frozenAt: frozenAt ?? null }),
+    adopt(state) {
+      if (state.offset === offset && (state.frozenAt ?? undefined) === frozenAt) return;
+      offset = state.offset;
+      frozenAt = state.frozenAt ?? undefined;
+      jumped();
     },
   };
   return clock;

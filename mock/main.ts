@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { createApp } from './app';
 import { ConfigError, configFrom, type Config, type ServeFlags } from './config';
 import { createServer } from './server';
+import { redactedUrl } from './store/redis/connection';
 import { registerClockCommand } from './cli/clock';
 import { registerContractCommand } from './cli/contract';
 import { registerScenarioCommand } from './cli/scenario';
@@ -13,7 +14,16 @@ import { registerTriggerCommand } from './cli/trigger';
 export async function serve(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
   // The validators the build generated (npm start builds first); compiled here if there are none.
-  const mock = await createApp({ config, precompiled: true });
+  let mock: Awaited<ReturnType<typeof createApp>>;
+  try {
+    mock = await createApp({ config, precompiled: true });
+  } catch (error) {
+    // A Redis that cannot be reached: one line naming it, nothing listening.
+    if (!(error instanceof Error) || !error.message.startsWith('fos-mock: ')) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   // Header size and time-out limits apply to the server itself (mock/server.ts).
   const server = createServer(mock.app, config).listen(config.port, config.host);
   server.on('error', (error) => {
@@ -27,7 +37,8 @@ export async function serve(config: Config): Promise<void> {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const customers = mock.fixtures.customers;
     const lines = [
-      `fos-mock listening on ${base} (ready in ${ms.toFixed(0)} ms; strict responses ${config.strictResponses ? 'on' : 'off'})`,
+      `fos-mock listening on ${base} (ready in ${ms.toFixed(0)} ms; strict responses ${config.strictResponses ? 'on' : 'off'}; ` +
+        `state ${config.redisUrl ? `in Redis at ${redactedUrl(config.redisUrl)}, shared with every replica there` : 'in memory'})`,
       'Demo credentials:',
       ...customers.map((c) => `  clientId=${c.clientId} clientSecret=${c.clientSecret}  (${c.name})`),
       'Try:',
@@ -57,6 +68,7 @@ export function program(): Command {
     .option('--auto-settle <ms>', 'settle operations this long after creation, or "off" (env AUTO_SETTLE_MS)')
     .option('--clock-start <iso>', 'start the mock clock at this instant (env CLOCK_START)')
     .option('--no-control-api', 'do not serve the /_mock control API (env CONTROL_API=off)')
+    .option('--redis <url>', 'keep the state in this Redis, shared by every replica on it (env REDIS_URL)')
     .action(async (flags: ServeFlags, command: Command) => {
       // commander sets a --no-x switch's attribute to true by default: only one typed on the
       // command line is the user's choice, the environment decides otherwise.

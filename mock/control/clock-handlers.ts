@@ -9,29 +9,36 @@ const MAX_STEPS = 10_000;
 export function clockHandlers(c: ControlContext) {
   const { clock } = c.deps;
   const state = () => ({ now: clock.nowIso(), frozen: clock.frozen });
+  /** Moves this replica's clock, then the shared one. */
+  const moved = async (move: () => void) => {
+    move();
+    await c.cluster.clockChanged();
+  };
   return {
     getClock: () => Promise.resolve(ok(state())),
     advanceClock: async ({ body }) => {
       const target = clock.now() + parseDuration(body.by);
-      // Walk to each due time in turn, so work that a job schedules inside the window (the next
-      // webhook retry, say) runs too: advancing 2 h runs the whole retry schedule.
+      // Walk to each due time in turn, the earliest of every replica's jobs, so work that a job
+      // schedules inside the window (the next webhook retry, say) runs too: advancing 2 h runs
+      // the whole retry schedule.
       for (let steps = 0; steps < MAX_STEPS; steps++) {
-        const next = c.deps.scheduler.nextDueAt();
+        const due = (await c.cluster.ask('next-due')).filter((at): at is number => at !== null);
+        const next = due.length > 0 ? Math.min(...due) : undefined;
         if (next === undefined || next > target) break;
-        if (next > clock.now()) clock.advance(next - clock.now());
+        if (next > clock.now()) await moved(() => clock.advance(next - clock.now()));
         await settleDueWork(c);
       }
-      if (target > clock.now()) clock.advance(target - clock.now());
+      if (target > clock.now()) await moved(() => clock.advance(target - clock.now()));
       await settleDueWork(c);
       return ok(state());
     },
     freezeClock: async ({ body }) => {
-      clock.freeze(body?.at === undefined ? undefined : Date.parse(body.at));
+      await moved(() => clock.freeze(body?.at === undefined ? undefined : Date.parse(body.at)));
       await settleDueWork(c);
       return ok(state());
     },
     unfreezeClock: async () => {
-      clock.unfreeze();
+      await moved(() => clock.unfreeze());
       await settleDueWork(c);
       return ok(state());
     },

@@ -3,6 +3,7 @@
 // fault registry and journal the control API manages.
 import type { Logger } from 'pino';
 import type { Contract } from '../../spec/contract';
+import type { Cluster } from '../cluster/cluster';
 import type { operations as ControlOperations } from '../../spec/generated/control-api-types';
 import type { DemoFixtures } from '../../fixtures/types';
 import type { Services } from '../services';
@@ -19,6 +20,8 @@ export interface ControlContext {
   faults: FaultRegistry;
   journal: Journal;
   logger: Logger;
+  /** Every replica of this mock (one in memory; all on the same Redis). */
+  cluster: Cluster;
 }
 
 /** The control API's handlers, one per operationId of spec/control-openapi.yaml, each typed by its operation. */
@@ -28,8 +31,7 @@ export const ok = (body: unknown) => ({ status: 200, body });
 export const created = (body: unknown) => ({ status: 201, body });
 export const noContent = () => ({ status: 204 });
 
-/** Lets what fell due run, and its webhooks go out, before a control call answers. */
+/** Lets what fell due run, and its webhooks go out, on every replica, before a control call answers. */
 export async function settleDueWork(c: ControlContext): Promise<void> {
-  await c.deps.scheduler.runDue();
-  await c.services.webhooks.idle();
+  await c.cluster.ask('run-due');
 }

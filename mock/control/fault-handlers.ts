@@ -4,19 +4,17 @@ import { created, noContent, ok, type ControlContext, type ControlHandlers } fro
 
 export function faultHandlers(c: ControlContext) {
   return {
-    // `add` throws on a fault it refuses: run inside a promise's executor, that is a rejection.
-    createFault: ({ body }) => new Promise((resolve) => resolve(created(c.faults.add(body)))),
-    listFaults: () => Promise.resolve(ok({ data: c.faults.list() })),
-    deleteFault: ({ params }) => {
+    createFault: async ({ body }) => created(await c.faults.add(body)),
+    listFaults: async () => ok({ data: await c.faults.list() }),
+    deleteFault: async ({ params }) => {
       const id = params.faultId;
-      if (!c.faults.remove(id))
-        return Promise.reject(new ServiceError('RESOURCE_NOT_FOUND', { resource: 'fault', id }, `No fault with id ${id}.`));
-      return Promise.resolve(noContent());
+      if (!(await c.faults.remove(id))) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'fault', id }, `No fault with id ${id}.`);
+      return noContent();
     },
-    deleteAllFaults: () => {
-      c.faults.clear();
-      return Promise.resolve(noContent());
+    deleteAllFaults: async () => {
+      await c.faults.clear();
+      return noContent();
     },
-    getJournal: ({ query }) => Promise.resolve(ok({ data: c.journal.latest(query.limit) })),
+    getJournal: async ({ query }) => ok({ data: await c.journal.entries(query.limit) }),
   } satisfies Partial<ControlHandlers>;
 }

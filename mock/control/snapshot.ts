@@ -22,8 +22,8 @@ export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
 }
 
 export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Promise<void> {
-  const { store, clock, scheduler } = c.deps;
-  await scheduler.idle();
+  const { store, clock } = c.deps;
+  await c.cluster.ask('clear-jobs');
   try {
     await store.importState({
       sequence: snapshot.sequence,
@@ -37,9 +37,10 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
     });
   }
   // Jobs of the replaced state must not act on the restored one.
-  scheduler.clear();
+  await c.cluster.ask('clear-jobs');
   clock.freeze(Date.parse(snapshot.clock.now));
   if (!snapshot.clock.frozen) clock.unfreeze();
+  await c.cluster.clockChanged();
   resumeAutoSettlement(
     c,
     (snapshot.records.operation ?? []).map((item) => item.record as Operation),

@@ -11,7 +11,7 @@ export function systemHandlers(c: ControlContext) {
       return ok({ status: 'reset' });
     },
     waitForWebhooks: async () => {
-      await c.services.webhooks.idle();
+      await c.cluster.ask('idle');
       return ok({ status: 'idle' });
     },
   } satisfies Partial<ControlHandlers>;

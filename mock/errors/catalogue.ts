@@ -25,6 +25,8 @@ export const ERROR_CATALOGUE = {
   // Ours, off by default: the per-customer rate limit (config.rateLimit, RATE_LIMIT).
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the number of seconds in Retry-After.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed to handle the request.' },
+  // Ours: the shared state (REDIS_URL) cannot be reached; the request changed nothing it did not finish.
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The mock cannot reach its shared state; retry shortly.' },
   // Protocol limits, answered by the HTTP server before any route (mock/server.ts).
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers are larger than the limit.' },

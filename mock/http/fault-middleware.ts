@@ -36,7 +36,7 @@ export async function applyFault(action: FaultAction, req: IncomingMessage, res:
 export function faultMiddleware(registry: FaultRegistry, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (req.path === '/_mock' || req.path.startsWith('/_mock/')) return next();
-    const action = registry.take(req.method, req.path);
+    const action = registry.size === 0 ? undefined : await registry.take(req.method, req.path);
     if (!action || !(await applyFault(action, req, res, logger))) next();
   };
 }

@@ -1,6 +1,9 @@
 // Injected faults (control API): per method and path pattern, a latency (fixed or a range), an
 // error status or a dropped connection, for the next N matching requests or a share of them.
-// The registry is plain logic; fault-middleware.ts applies what it decides.
+// The registry is plain logic; fault-middleware.ts applies what it decides. With a shared state
+// (REDIS_URL) the faults live in Redis: a fault added through one replica acts on all, and its
+// `times` are counted across them (one atomic hit per firing); each replica matches against a
+// mirror it reloads when the faults' version changes (read with the clock on every request).
 import { ServiceError } from '../errors/catalogue';
 
 export type Latency = number | { min: number; max: number };
@@ -52,17 +55,51 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Where shared faults are kept (mock/store/redis/shared-state.ts): fault JSON by id. */
+export interface SharedFaults {
+  faultsList(): Promise<string[]>;
+  faultPut(id: string, json: string): Promise<void>;
+  faultRemove(id: string): Promise<boolean>;
+  faultsClear(): Promise<void>;
+  /** Counts one firing atomically; the fault after it, or null when it is gone. */
+  faultHit(id: string): Promise<string | null>;
+}
+
+/** A fault as kept in the shared state: with its place in the order faults are tried. */
+type StoredFault = Fault & { order: number };
+
 export class FaultRegistry {
-  private readonly faults = new Map<string, { fault: Fault; pattern: RegExp }>();
+  private faults = new Map<string, { fault: Fault; pattern: RegExp }>();
+  private version: number | undefined;
+  private added = 0;
 
   constructor(
     private readonly newId: () => string,
     private readonly now: () => string,
     /** In [0, 1): decides `percent` and draws latencies from a range. */
     private readonly random: () => number = Math.random,
+    private readonly shared?: SharedFaults,
   ) {}
 
-  add(input: FaultInput): Fault {
+  /** How many faults this replica knows of; none means no request needs to ask. */
+  get size(): number {
+    return this.faults.size;
+  }
+
+  /** Reloads the shared faults when their version has moved (another replica changed them). */
+  async refresh(version: number): Promise<void> {
+    if (!this.shared || version === this.version) return;
+    this.version = version;
+    const stored = await this.storedFaults();
+    this.faults = new Map(stored.map((fault) => [fault.id, { fault, pattern: pathPattern(fault.path) }]));
+  }
+
+  private async storedFaults(): Promise<Fault[]> {
+    const stored = (await (this.shared as SharedFaults).faultsList()).map((json) => JSON.parse(json) as StoredFault);
+    return stored.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id)).map(({ order: _order, ...fault }) => fault);
+  }
+
+  async add(input: FaultInput): Promise<Fault> {
     if (input.path === '/_mock' || input.path.startsWith('/_mock/')) {
       throw invalid('body.path', 'faults apply to the service API, not to /_mock');
     }
@@ -89,40 +126,56 @@ export class FaultRegistry {
       fault.remaining = input.times;
     }
     if (input.percent !== undefined) fault.percent = input.percent;
+    // Real time orders faults across replicas (the mock clock can be set back); the counter within one.
+    if (this.shared) await this.shared.faultPut(fault.id, JSON.stringify({ ...fault, order: Date.now() * 1000 + (this.added++ % 1000) }));
     this.faults.set(fault.id, { fault, pattern: pathPattern(input.path) });
     return { ...fault };
   }
 
-  list(): Fault[] {
+  async list(): Promise<Fault[]> {
+    if (this.shared) return this.storedFaults();
     return [...this.faults.values()].map(({ fault }) => ({ ...fault }));
   }
 
-  remove(id: string): boolean {
-    return this.faults.delete(id);
+  async remove(id: string): Promise<boolean> {
+    const local = this.faults.delete(id);
+    return this.shared ? this.shared.faultRemove(id) : local;
   }
 
-  clear(): void {
+  async clear(): Promise<void> {
     this.faults.clear();
+    if (this.shared) await this.shared.faultsClear();
   }
 
   /**
    * The fault that acts on this request, if any: the oldest that matches and fires. Firing
    * counts a hit and uses up one of `times` (the fault removes itself at zero).
    */
-  take(method: string, path: string): FaultAction | undefined {
+  async take(method: string, path: string): Promise<FaultAction | undefined> {
     const target = path.length > 1 ? path.replace(/\/+$/, '') : path;
-    for (const { fault, pattern } of this.faults.values()) {
+    for (const { fault, pattern } of [...this.faults.values()]) {
       if (fault.method !== '*' && fault.method !== method.toUpperCase()) continue;
       if (!pattern.test(target)) continue;
       if (fault.percent !== undefined && this.random() * 100 >= fault.percent) continue;
-      fault.hits += 1;
-      if (fault.remaining !== undefined) {
-        fault.remaining -= 1;
-        if (fault.remaining <= 0) this.faults.delete(fault.id);
-      }
-      return { fault: { ...fault }, latencyMs: this.drawLatency(fault.latencyMs) };
+      const fired = this.shared ? await this.sharedHit(fault.id) : localHit(fault);
+      if (!fired) continue;
+      if (fired.remaining !== undefined && fired.remaining <= 0) this.faults.delete(fault.id);
+      return { fault: { ...fired }, latencyMs: this.drawLatency(fired.latencyMs) };
     }
     return undefined;
+  }
+
+  /** The fault after one atomic hit in the shared state; undefined (and forgotten) when another replica used it up. */
+  private async sharedHit(id: string): Promise<Fault | undefined> {
+    const json = await (this.shared as SharedFaults).faultHit(id);
+    if (json === null) {
+      this.faults.delete(id);
+      return undefined;
+    }
+    const { order: _order, ...fault } = JSON.parse(json) as StoredFault;
+    const entry = this.faults.get(id);
+    if (entry) entry.fault = fault;
+    return fault;
   }
 
   private drawLatency(latency: Latency | undefined): number {
@@ -130,6 +183,13 @@ export class FaultRegistry {
     if (typeof latency === 'number') return latency;
     return latency.min + Math.floor(this.random() * (latency.max - latency.min + 1));
   }
+}
+
+/** Counts one firing of a fault this process alone keeps. */
+function localHit(fault: Fault): Fault {
+  fault.hits += 1;
+  if (fault.remaining !== undefined) fault.remaining -= 1;
+  return fault;
 }
 
 function invalid(field: string, message: string): ServiceError {

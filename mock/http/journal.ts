@@ -1,5 +1,7 @@
 // The request journal: every request the mock answers (service and control API), the last
-// JOURNAL_SIZE kept in a ring buffer, so recording costs O(1) whatever the traffic.
+// JOURNAL_SIZE kept in a ring buffer, so recording costs O(1) whatever the traffic. With a shared
+// state (REDIS_URL) every replica pushes its requests to one list in Redis instead, and the
+// control API reads that: the journal of the whole service.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { localsOf } from './request-id';
@@ -26,16 +28,32 @@ export interface JournalEntry {
   fault?: FaultTrace;
 }
 
+/** Where a shared journal is kept (mock/store/redis/shared-state.ts): entries as JSON, newest first. */
+export interface SharedJournal {
+  journalPush(json: string, size: number): Promise<unknown>;
+  journalLatest(limit: number): Promise<string[]>;
+  journalClear(): Promise<void>;
+}
+
 export class Journal {
   private readonly ring: Array<JournalEntry | undefined>;
   private next = 0;
   private count = 0;
 
-  constructor(readonly capacity: number = JOURNAL_SIZE) {
+  constructor(
+    readonly capacity: number = JOURNAL_SIZE,
+    private readonly shared?: SharedJournal,
+    /** Told when a shared push fails (the request itself was answered already). */
+    private readonly onLost: (error: unknown) => void = () => undefined,
+  ) {
     this.ring = new Array<JournalEntry | undefined>(capacity);
   }
 
   add(entry: JournalEntry): void {
+    if (this.shared) {
+      this.shared.journalPush(JSON.stringify(entry), this.capacity).catch(this.onLost);
+      return;
+    }
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
@@ -49,8 +67,20 @@ export class Journal {
     return out;
   }
 
+  /** The journal the control API shows: this process's, or the whole service's when shared. */
+  async entries(limit: number = this.capacity): Promise<JournalEntry[]> {
+    if (!this.shared) return this.latest(limit);
+    const json = await this.shared.journalLatest(Math.min(limit, this.capacity));
+    return json.map((text) => JSON.parse(text) as JournalEntry);
+  }
+
   get size(): number {
     return this.count;
+  }
+
+  async reset(): Promise<void> {
+    this.clear();
+    if (this.shared) await this.shared.journalClear();
   }
 
   clear(): void {

@@ -63,7 +63,7 @@ export async function runOperation(
     checkVersion(headers['x-service-version']);
     const customerId = op.security ? await deps.services.tokens.verify(headers.authorization) : '';
     // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
-    deps.rateLimiter?.enforce(op.security ? { customerId } : { body: request.body }, res);
+    await deps.rateLimiter?.enforce(op.security ? { customerId } : { body: request.body }, res);
     if (op.idempotent && headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');
     const body = op.hasBody ? request.body : undefined;
     const check = op.checkRequest({ params: request.params, query: request.query, headers, body });

@@ -10,7 +10,9 @@
 // - the token call, which has no customer yet: the bucket of the client id its body names
 //   (its own bucket, apart from the customer's), checked before the credentials, so it also
 //   slows the guessing of secrets; a body without a client id is not limited (it is a 400).
-// The control API (/_mock) is never limited. Buckets live in memory, per process.
+// The control API (/_mock) is never limited. Buckets live in memory, per process, or with a
+// shared state (REDIS_URL) in Redis, one per customer for every replica: a bucket is written only
+// over the value it was computed from (compare-and-set), so replicas never hand out a token twice.
 import type { ServerResponse } from 'node:http';
 import type { Clock } from '../clock';
 import type { RateLimit } from '../config';
@@ -30,6 +32,14 @@ const MAX_CLIENT_ID_LENGTH = 200;
 /** Full buckets are forgotten (a full bucket is the same as none) once there are this many. */
 const SWEEP_ABOVE = 10_000;
 
+/** Where shared buckets are kept (mock/store/redis/shared-state.ts): a value per name, written by compare-and-set. */
+export interface SharedBuckets {
+  getValue(name: string): Promise<string | null>;
+  casValue(name: string, expected: string | null, next: string): Promise<boolean>;
+}
+
+type Outcome = { ok: true } | { ok: false; retryAfterSeconds: number };
+
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly capacity: number;
@@ -38,6 +48,7 @@ export class RateLimiter {
   constructor(
     readonly limit: RateLimit,
     private readonly clock: Clock,
+    private readonly shared?: SharedBuckets,
   ) {
     this.capacity = limit.requests * limit.perMs;
   }
@@ -48,24 +59,37 @@ export class RateLimiter {
   }
 
   /** Takes a token for the key; when there is none, the whole seconds until one is back. */
-  take(key: string): { ok: true } | { ok: false; retryAfterSeconds: number } {
+  take(key: string): Outcome {
     const now = this.clock.now();
-    const bucket = this.refilled(this.buckets.get(key), now);
-    if (bucket.units >= this.limit.perMs) {
-      this.buckets.set(key, { units: bucket.units - this.limit.perMs, at: now });
-      this.sweep(now);
-      return { ok: true };
-    }
+    const { bucket, outcome } = this.decide(this.buckets.get(key), now);
     this.buckets.set(key, bucket);
+    if (outcome.ok) this.sweep(now);
+    return outcome;
+  }
+
+  /** `take` on a bucket every replica shares. */
+  async takeShared(key: string, shared: SharedBuckets): Promise<Outcome> {
+    const name = `bucket:${key}`;
+    for (;;) {
+      const stored = await shared.getValue(name);
+      const { bucket, outcome } = this.decide(stored === null ? undefined : (JSON.parse(stored) as Bucket), this.clock.now());
+      if (await shared.casValue(name, stored, JSON.stringify(bucket))) return outcome;
+    }
+  }
+
+  /** The rule: a refilled bucket gives a token if it has one whole; otherwise the wait for one. */
+  private decide(stored: Bucket | undefined, now: number): { bucket: Bucket; outcome: Outcome } {
+    const bucket = this.refilled(stored, now);
+    if (bucket.units >= this.limit.perMs) return { bucket: { units: bucket.units - this.limit.perMs, at: now }, outcome: { ok: true } };
     const waitMs = Math.ceil((this.limit.perMs - bucket.units) / this.limit.requests);
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+    return { bucket, outcome: { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } };
   }
 
   /** The hook of the operation pipeline: takes the caller's token, or sets Retry-After and throws 429. */
-  enforce(caller: Caller, res: ServerResponse): void {
+  async enforce(caller: Caller, res: ServerResponse): Promise<void> {
     const key = bucketKey(caller);
     if (key === undefined) return;
-    const outcome = this.take(key);
+    const outcome = this.shared ? await this.takeShared(key, this.shared) : this.take(key);
     if (outcome.ok) return;
     res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
     throw new ServiceError('RATE_LIMITED', {

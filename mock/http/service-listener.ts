@@ -28,6 +28,8 @@ export interface FrontDoor {
   bodyLimitBytes: number;
   /** Answers what the route table does not know. */
   fallback: RequestListener;
+  /** Takes the shared clock and faults before anything else (replicas on Redis; absent in memory). */
+  sync?: () => Promise<void>;
 }
 
 /** Percent-decodes path parameters; a malformed escape is the client's error (400), as Express's router has it. */
@@ -53,7 +55,8 @@ export function serviceListener(door: FrontDoor): RequestListener {
     path: string,
     match: RouteMatch<RouteHandler>,
   ): Promise<void> {
-    const action = door.faults.take(req.method ?? '', path);
+    // No fault known (the usual case): no await on the way.
+    const action = door.faults.size === 0 ? undefined : await door.faults.take(req.method ?? '', path);
     if (action && (await applyFault(action, req, res, door.logger))) return;
     const params = decodeParams(match.params);
     const queryStart = url.indexOf('?');
@@ -69,14 +72,26 @@ export function serviceListener(door: FrontDoor): RequestListener {
     );
   }
 
+  const sync = door.sync;
   return (req, res) => {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     const match = path.startsWith('/') ? door.routes.match(req.method ?? '', path) : undefined;
-    if (!match) return door.fallback(req, res);
+    if (!match) {
+      if (!sync) return door.fallback(req, res);
+      sync().then(
+        () => door.fallback(req, res),
+        (error: unknown) => {
+          assignRequestId(res);
+          answerError(error, req, res, door.logger);
+        },
+      );
+      return;
+    }
     assignRequestId(res);
     door.journal.track(door.clock, req, res, path);
-    serve(req, res, url, path, match).catch((error) => answerError(error, req, res, door.logger));
+    const served = sync ? sync().then(() => serve(req, res, url, path, match)) : serve(req, res, url, path, match);
+    served.catch((error) => answerError(error, req, res, door.logger));
   };
 }

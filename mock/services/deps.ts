@@ -1,6 +1,6 @@
 // What every service is given: the store, the clock and the rest, injected by the app factory.
 import type { ControllableClock } from '../clock';
-import type { Config } from '../config';
+import type { ResolvedConfig } from '../config';
 import type { CursorCodec } from '../domain/pagination/cursor';
 import type { HostLookup } from '../domain/url-policy';
 import type { AssetScales } from '../domain/money';
@@ -8,7 +8,6 @@ import type { Rate } from '../domain/quotes';
 import type { EventBus } from '../events/event-bus';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Store } from '../store/store';
-import type { KeyedLock } from './keyed-lock';
 
 export interface ReferenceData {
   rates: Rate[];
@@ -18,12 +17,11 @@ export interface ReferenceData {
 export interface Deps {
   store: Store;
   clock: ControllableClock;
-  config: Config;
+  config: ResolvedConfig;
   codec: CursorCodec;
   events: EventBus;
   scheduler: Scheduler;
   reference: ReferenceData;
-  lock: KeyedLock;
   newId: () => string;
   /** Resolves subscription host names for the production URL policy (dns.promises.lookup with all: true by default). */
   lookup: HostLookup;

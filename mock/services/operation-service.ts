@@ -5,7 +5,7 @@ import { ServiceError } from '../errors/catalogue';
 import { amount, fitsScale, isPositive, scaleOf } from '../domain/money';
 import { depositSettlesAtOnce, withdrawalForcedShort } from '../domain/magic-values';
 import { buildOperation } from '../domain/operations/build';
-import { settlementPlan, type BalanceMove } from '../domain/operations/settlement';
+import { settlementPlan } from '../domain/operations/settlement';
 import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } from '../domain/operations/state-machine';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import { buildDepositBrCode } from '../domain/pix';
@@ -164,62 +164,67 @@ export class OperationService {
   /**
    * Settles a REQUESTED (or ACTION_REQUIRED) operation: debits first, all or nothing; a short
    * balance fails it with INSUFFICIENT_BALANCE; otherwise credits follow and it is COMPLETED.
+   * The balance moves and the new state are one atomic step of the store, so of two replicas
+   * settling the same operation at once exactly one moves the money; the other finds it settled.
    */
-  settle(customerId: string, operationId: string): Promise<Operation> {
-    return this.deps.lock.run(operationId, async () => {
-      const { store, clock, newId } = this.deps;
-      const operation = await ownOperation(store, customerId, operationId);
-      const status = operation.currentState.status as OperationStatus;
-      if (status !== 'REQUESTED' && status !== 'ACTION_REQUIRED') {
-        throw new ServiceError(
-          'INVALID_STATE_TRANSITION',
-          { from: status, to: 'COMPLETED' },
-          `An operation in ${status} cannot become COMPLETED.`,
-        );
-      }
-      const plan = settlementPlan(operation);
-      const applied: BalanceMove[] = [];
-      // Magic value 666.66: the first debit is refused as if the balance were short.
-      const forcedShort = withdrawalForcedShort(operation);
-      for (const debit of plan.debits) {
-        if (forcedShort || (await store.moveBalance(debit.accountId, debit.asset, debit.delta)) === null) {
-          for (const undo of applied) await store.moveBalance(undo.accountId, undo.asset, undo.delta.replace(/^-/, ''));
-          const balance = await store.getBalance(debit.accountId, debit.asset);
-          return this.transition(operation, 'FAILED', {
-            reason: {
-              code: 'INSUFFICIENT_BALANCE',
-              message: `The ${debit.asset} balance is too low for this operation.`,
-              details: { asset: debit.asset, balance },
-            },
-          });
-        }
-        applied.push(debit);
-      }
-      for (const credit of plan.credits) await store.moveBalance(credit.accountId, credit.asset, credit.delta);
-      const at = clock.nowIso();
-      const transactions = plan.transactions.map((t) => ({
-        id: newId(),
-        rail: t.rail,
-        direction: t.direction,
-        amount: t.amount,
-        status: 'CONFIRMED' as const,
-        confirmedAt: at,
-      }));
-      return this.transition(operation, 'COMPLETED', { transactions });
-    });
+  async settle(customerId: string, operationId: string): Promise<Operation> {
+    const { store, clock, newId } = this.deps;
+    const operation = await ownOperation(store, customerId, operationId);
+    const plan = settlementPlan(operation);
+    const at = clock.nowIso();
+    const settleable = (current: Operation) => assertSettleable(current, 'COMPLETED');
+    // Magic value 666.66: the first debit is refused as if the balance were short.
+    const first = plan.debits[0];
+    if (withdrawalForcedShort(operation) && first) {
+      return this.fail(settleable(operation), first.asset, await store.getBalance(first.accountId, first.asset));
+    }
+    const transactions = plan.transactions.map((t) => ({
+      id: newId(),
+      rail: t.rail,
+      direction: t.direction,
+      amount: t.amount,
+      status: 'CONFIRMED' as const,
+      confirmedAt: at,
+    }));
+    const outcome = await store.updateWithBalances(
+      'operation',
+      operationId,
+      (current) => moveOperation(settleable(current), 'COMPLETED', at, { transactions }),
+      [...plan.debits, ...plan.credits],
+    );
+    if (!outcome) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'operation', id: operationId });
+    if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance);
+    this.publish(outcome.record);
+    return outcome.record;
+  }
+
+  private fail(operation: Operation, asset: string, balance: string): Promise<Operation> {
+    const reason = {
+      code: 'INSUFFICIENT_BALANCE',
+      message: `The ${asset} balance is too low for this operation.`,
+      details: { asset, balance },
+    };
+    return this.transition(operation, 'FAILED', { reason }, (current) => assertSettleable(current, 'FAILED'));
   }
 
   /** Fails or flags an operation (control API), or returns a flagged one to processing. */
-  move(customerId: string, operationId: string, to: Exclude<OperationStatus, 'COMPLETED'>, reason?: Reason): Promise<Operation> {
-    return this.deps.lock.run(operationId, async () => {
-      const operation = await ownOperation(this.deps.store, customerId, operationId);
-      return this.transition(operation, to, { reason });
-    });
+  async move(customerId: string, operationId: string, to: Exclude<OperationStatus, 'COMPLETED'>, reason?: Reason): Promise<Operation> {
+    const operation = await ownOperation(this.deps.store, customerId, operationId);
+    return this.transition(operation, to, { reason });
   }
 
-  private async transition(operation: Operation, to: OperationStatus, extra: Parameters<typeof moveOperation>[3]): Promise<Operation> {
+  /** One atomic step from the stored state (moveOperation refuses a transition the state machine forbids). */
+  private async transition(
+    operation: Operation,
+    to: OperationStatus,
+    extra: Parameters<typeof moveOperation>[3],
+    guard?: (current: Operation) => void,
+  ): Promise<Operation> {
     const at = this.deps.clock.nowIso();
-    const moved = await this.deps.store.update('operation', operation.id, (current) => moveOperation(current, to, at, extra));
+    const moved = await this.deps.store.update('operation', operation.id, (current) => {
+      guard?.(current);
+      return moveOperation(current, to, at, extra);
+    });
     const result = moved as Operation;
     this.publish(result);
     return result;
@@ -231,6 +236,15 @@ export class OperationService {
       resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt),
     );
   }
+}
+
+/** Only a REQUESTED or ACTION_REQUIRED operation can be settled (either way it ends). */
+function assertSettleable(operation: Operation, to: OperationStatus): Operation {
+  const status = operation.currentState.status as OperationStatus;
+  if (status !== 'REQUESTED' && status !== 'ACTION_REQUIRED') {
+    throw new ServiceError('INVALID_STATE_TRANSITION', { from: status, to }, `An operation in ${status} cannot become ${to}.`);
+  }
+  return operation;
 }
 
 function ownerName(record: AccountRecord): string {

@@ -5,7 +5,18 @@ import { Decimal } from './decimal';
 import type { RecordTypes } from './records';
 import { sliceSorted } from './slice';
 import { SortedIndex } from './sorted-index';
-import type { IdempotencyClaim, IdempotencyEntry, Kind, PageQuery, PageSlice, Store, StoredRecord, StoreState } from './store';
+import type {
+  BalancedUpdate,
+  BalanceMove,
+  IdempotencyClaim,
+  IdempotencyEntry,
+  Kind,
+  PageQuery,
+  PageSlice,
+  Store,
+  StoredRecord,
+  StoreState,
+} from './store';
 
 interface Entry {
   key: number;
@@ -151,6 +162,29 @@ export class MemoryStore implements Store {
     return out;
   }
 
+  async updateWithBalances<K extends Kind>(
+    kind: K,
+    id: string,
+    change: (current: RecordTypes[K]) => RecordTypes[K],
+    moves: BalanceMove[],
+  ): Promise<BalancedUpdate<RecordTypes[K]>> {
+    // Synchronous from the read to the last write: atomic within the one event loop.
+    const entry = this.table(kind).get(id);
+    if (!entry) return undefined;
+    const next = change(entry.record as RecordTypes[K]);
+    const values = new Map<string, InstanceType<typeof Decimal>>();
+    for (const move of moves) {
+      const key = `${move.accountId}:${move.asset}`;
+      const stored = this.balanceTable.get(key) ?? new Decimal(0);
+      const value = (values.get(key) ?? stored).plus(move.delta);
+      if (value.isNegative()) return { short: { accountId: move.accountId, asset: move.asset, balance: stored.toFixed() } };
+      values.set(key, value);
+    }
+    for (const [key, value] of values) this.balanceTable.set(key, value);
+    entry.record = deepFreeze(next);
+    return { record: entry.record as RecordTypes[K] };
+  }
+
   async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
     if (++this.claimsSinceSweep >= SWEEP_EVERY) this.sweep(now);
     const existing = this.idempotency.get(key);
@@ -218,6 +252,13 @@ export class MemoryStore implements Store {
     this.sequence = Math.max(state.sequence, maxKey);
     for (const balance of state.balances) this.balanceTable.set(`${balance.accountId}:${balance.asset}`, new Decimal(balance.value));
     for (const { key, ...entry } of state.idempotency) this.idempotency.set(key, deepFreeze(entry));
+  }
+
+  async seedOnce(load: () => Promise<void>): Promise<boolean> {
+    // A memory store is this process's own: it is empty until something is stored.
+    if (this.sequence > 0) return false;
+    await load();
+    return true;
   }
 
   async clear(): Promise<void> {

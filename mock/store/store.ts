@@ -1,4 +1,4 @@
-// The store interface. Async from day one so a shared (Redis) store can drop in; every rule
+// The store interface, asynchronous so the shared (Redis) store and the memory store are one contract; every rule
 // that must hold under concurrency is one atomic call here, never a read-then-write in a handler.
 import type { RecordTypes } from './records';
 
@@ -50,6 +50,16 @@ export interface StoreState {
   idempotency: Array<{ key: string } & IdempotencyEntry>;
 }
 
+/** A change of one balance: a decimal string, negative for a debit. */
+export interface BalanceMove {
+  accountId: string;
+  asset: string;
+  delta: string;
+}
+
+/** What `updateWithBalances` did: the new record, or the balance that was too low (nothing changed), or undefined when there is no record. */
+export type BalancedUpdate<T> = { record: T } | { short: { accountId: string; asset: string; balance: string } } | undefined;
+
 export type IdempotencyClaim =
   { outcome: 'CLAIMED' } | { outcome: 'IN_PROGRESS'; entry: IdempotencyEntry } | { outcome: 'DONE'; entry: IdempotencyEntry };
 
@@ -60,7 +70,8 @@ export interface Store {
   replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void>;
   /**
    * Atomic read-modify-write: `change` sees the current record and returns the new one (or
-   * throws to abort). Resolves to the new record, or undefined when there is none.
+   * throws to abort). Resolves to the new record, or undefined when there is none. A shared
+   * store may call `change` more than once (it retries when another replica wrote in between).
    */
   update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined>;
   remove(kind: Kind, id: string): Promise<void>;
@@ -78,6 +89,18 @@ export interface Store {
   /** Atomically adds `delta` (a decimal string, may be negative); refuses (null) when the result would be negative. */
   moveBalance(accountId: string, asset: string, delta: string): Promise<string | null>;
   balances(accountId: string): Promise<Record<string, string>>;
+  /**
+   * One atomic step over a record and balances (settlement): the record becomes `change(current)`
+   * and every move is applied, in order, all or nothing. A move that would take a balance below
+   * zero changes nothing and answers that balance. `change` may throw to abort, and may be called
+   * again if another replica changed what it read.
+   */
+  updateWithBalances<K extends Kind>(
+    kind: K,
+    id: string,
+    change: (current: RecordTypes[K]) => RecordTypes[K],
+    moves: BalanceMove[],
+  ): Promise<BalancedUpdate<RecordTypes[K]>>;
 
   claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim>;
   completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void>;
@@ -87,6 +110,11 @@ export interface Store {
   exportState(now: number): Promise<StoreState>;
   /** Replaces everything with `state` (which the caller has checked); the store is unchanged if it throws. */
   importState(state: StoreState): Promise<void>;
+  /**
+   * Runs `load` (the demo fixtures) if this store holds no state yet, once: a replica that starts
+   * on a shared store already in use loads nothing. Resolves true when it loaded.
+   */
+  seedOnce(load: () => Promise<void>): Promise<boolean>;
   /** Empties the store: records, balances, idempotency keys; the insertion sequence starts again. */
   clear(): Promise<void>;
 }

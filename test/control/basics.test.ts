@@ -78,6 +78,7 @@ describe('routing and validation', () => {
       faults: m.faults,
       journal: m.journal,
       logger: m.logger,
+      cluster: m.cluster,
     });
     expect(() => assertHandlersMatchDocument(controlContract(), table)).not.toThrow();
     const { getHealth: _dropped, ...rest } = table;

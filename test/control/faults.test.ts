@@ -149,15 +149,17 @@ describe('how often a fault fires', () => {
     for (let i = 0; i < 10; i++) await api.get('/api/accounts').expect(500);
   });
 
-  it('percent draws per request (a seeded draw)', () => {
+  it('percent draws per request (a seeded draw)', async () => {
     const draws = [0.1, 0.9, 0.49, 0.5];
     const registry = new FaultRegistry(
       () => 'f',
       () => '2026-01-01T00:00:00.000Z',
       () => draws.shift() as number,
     );
-    registry.add({ path: '/x', error: { status: 500 }, percent: 50 });
-    expect([1, 2, 3, 4].map(() => registry.take('GET', '/x') !== undefined)).toEqual([true, false, true, false]);
+    await registry.add({ path: '/x', error: { status: 500 }, percent: 50 });
+    const fired: boolean[] = [];
+    for (let i = 0; i < 4; i++) fired.push((await registry.take('GET', '/x')) !== undefined);
+    expect(fired).toEqual([true, false, true, false]);
   });
 
   it('a request gets at most one fault: the oldest that matches', async () => {

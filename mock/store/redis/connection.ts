@@ -1,0 +1,71 @@
+// One Redis connection per use (commands, subscriptions), made the same way: RESP2 replies
+// (plain arrays from Lua and HGETALL), commands issued in the same tick written together
+// (auto-pipelining), and a lost Redis answered at once rather than queued: with the offline
+// queue off, a command while disconnected fails immediately and the request gets a clean 503,
+// while ioredis keeps reconnecting in the background by itself.
+import { Redis, ReplyError } from 'ioredis';
+import { ServiceError } from '../../errors/catalogue';
+
+/** How long one command may take before the request is answered 503 instead of hanging. */
+const COMMAND_TIMEOUT_MS = 3_000;
+
+export type RedisClient = Redis;
+
+export interface ConnectOptions {
+  url: string;
+  /** A name shown by CLIENT LIST (which replica, which role). */
+  name: string;
+  /** Subscriber connections may not time out while waiting for messages. */
+  subscriber?: boolean;
+}
+
+/** Connects and waits for the first PING; a Redis that cannot be reached at start-up is an error naming the URL. */
+export async function connectRedis(options: ConnectOptions): Promise<RedisClient> {
+  const client = new Redis(options.url, {
+    protocol: 2,
+    lazyConnect: true,
+    connectionName: options.name,
+    enableAutoPipelining: !options.subscriber,
+    enableOfflineQueue: options.subscriber === true,
+    maxRetriesPerRequest: options.subscriber ? null : 0,
+    commandTimeout: options.subscriber ? undefined : COMMAND_TIMEOUT_MS,
+    connectTimeout: COMMAND_TIMEOUT_MS,
+    // Reconnect for ever, at most every second: Redis coming back is picked up by itself.
+    retryStrategy: (attempt) => Math.min(50 * attempt, 1_000),
+  });
+  // Errors surface on each command; without a listener ioredis would print every reconnect attempt.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.disconnect();
+    throw new Error(`fos-mock: cannot reach Redis at ${redactedUrl(options.url)}: ${(error as Error).message}`);
+  }
+  return client;
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+/**
+ * Runs a Redis call; a lost or slow connection becomes 503 SERVICE_UNAVAILABLE (the one error a
+ * client sees, with the Error body), while an error Redis itself answered (a script's refusal,
+ * a bug of ours) is left as it is.
+ */
+export async function unavailableOnLoss<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof ReplyError || error instanceof ServiceError) throw error;
+    throw new ServiceError('SERVICE_UNAVAILABLE', { dependency: 'redis', reason: (error as Error).message });
+  }
+}

@@ -1,0 +1,436 @@
+// The shared store: every record, list, balance and idempotency key in Redis, so replicas on one
+// Redis are one service and a restart loses nothing. Each rule that must hold under concurrency
+// is one script (scripts.ts); a read-modify-write with a function of ours (update, settlement)
+// writes only if what it read is still stored, and tries again otherwise (optimistic, like
+// WATCH/MULTI, but on the one shared connection).
+//
+// Layout under the prefix (default "fos:"), all store data under "s:" so `clear` leaves the
+// clock, faults and the shared secret (shared-state.ts) alone:
+//   s:seq                    insertion sequence (the keys cursors name)
+//   s:rec:<kind>             hash id → record JSON
+//   s:meta:<kind>            hash id → "<key>|<scope>"
+//   s:list:<kind>:<scope>    sorted set id by key: a page is O(log n + page size)
+//   s:bal:<account>          hash asset → decimal string; s:bal-accounts: the accounts that have one
+//   s:idem:<key>, s:idem-exp idempotency entries and their expiry (mock time) index
+import { Decimal } from '../decimal';
+import { deepFreeze } from '../freeze';
+import type { RecordTypes } from '../records';
+import type {
+  BalancedUpdate,
+  BalanceMove,
+  IdempotencyClaim,
+  IdempotencyEntry,
+  Kind,
+  PageQuery,
+  PageSlice,
+  Store,
+  StoredRecord,
+  StoreState,
+} from '../store';
+import { connectRedis, unavailableOnLoss, type RedisClient } from './connection';
+import { defineScripts, runScript, type ScriptName } from './scripts';
+
+/** Optimistic writes give up after this many conflicts in a row (a livelock would be a bug). */
+const MAX_ATTEMPTS = 1_000;
+/** Parsed records kept per process, so a record read again unchanged is the same frozen object (the response encoder's cache keys on it). */
+const PARSED_CACHE_SIZE = 20_000;
+/** Records fetched per round trip while a filtered page walks its list. */
+const WALK_CHUNK = 100;
+
+export interface RedisStoreOptions {
+  url: string;
+  /** Prefix of every key (default "fos:"): several mocks, or tests, can share one Redis. */
+  prefix?: string;
+}
+
+export class RedisStore implements Store {
+  private readonly parsed = new Map<string, { raw: string; record: unknown }>();
+
+  private constructor(
+    readonly client: RedisClient,
+    readonly prefix: string,
+  ) {}
+
+  static async open(options: RedisStoreOptions): Promise<RedisStore> {
+    const client = await connectRedis({ url: options.url, name: 'fos-mock:store' });
+    defineScripts(client);
+    return new RedisStore(client, options.prefix ?? 'fos:');
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  // ---------------------------------------------------------------- keys
+  private key(...parts: string[]): string {
+    return `${this.prefix}s:${parts.join(':')}`;
+  }
+  private records(kind: Kind) {
+    return this.key('rec', kind);
+  }
+  private meta(kind: Kind) {
+    return this.key('meta', kind);
+  }
+  private list(kind: Kind, scope: string) {
+    return this.key('list', kind, scope);
+  }
+  private balanceKey(accountId: string) {
+    return this.key('bal', accountId);
+  }
+  private idemKey(key: string) {
+    return this.key('idem', key);
+  }
+
+  private run(name: ScriptName, keys: string[], args: Array<string | number>): Promise<unknown> {
+    return unavailableOnLoss(runScript(this.client, name, keys, args));
+  }
+
+  private call<T>(call: Promise<T>): Promise<T> {
+    return unavailableOnLoss(call);
+  }
+
+  /** The stored JSON as a frozen record; the same object as last time when the JSON is unchanged. */
+  private decode(kind: Kind, id: string, raw: string): unknown {
+    const name = `${kind}\u0000${id}`;
+    const hit = this.parsed.get(name);
+    if (hit && hit.raw === raw) return hit.record;
+    const record = deepFreeze(JSON.parse(raw) as unknown);
+    if (hit) this.parsed.delete(name);
+    else if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value as string);
+    this.parsed.set(name, { raw, record });
+    return record;
+  }
+
+  // ---------------------------------------------------------------- records
+  async get<K extends Kind>(kind: K, id: string): Promise<RecordTypes[K] | undefined> {
+    const raw = await this.call(this.client.hget(this.records(kind), id));
+    return raw === null ? undefined : (this.decode(kind, id, raw) as RecordTypes[K]);
+  }
+
+  async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void> {
+    try {
+      await this.run('fosInsert', [this.records(kind), this.meta(kind), this.list(kind, scope), this.key('seq')], [id, JSON.stringify(record), scope]);
+    } catch (error) {
+      if ((error as Error).message.includes('store: record exists already')) throw new Error(`store: ${kind} ${id} exists already`);
+      throw error;
+    }
+  }
+
+  async replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void> {
+    try {
+      await this.run('fosReplace', [this.records(kind)], [id, JSON.stringify(record)]);
+    } catch (error) {
+      if ((error as Error).message.includes('store: record does not exist')) throw new Error(`store: ${kind} ${id} does not exist`);
+      throw error;
+    }
+  }
+
+  async update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined> {
+    const outcome = await this.updateWithBalances(kind, id, change, []);
+    return outcome && 'record' in outcome ? outcome.record : undefined;
+  }
+
+  async remove(kind: Kind, id: string): Promise<void> {
+    await this.run('fosRemove', [this.records(kind), this.meta(kind)], [id, `${this.key('list', kind)}:`]);
+    this.parsed.delete(`${kind}\u0000${id}`);
+  }
+
+  async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
+    const out: Array<RecordTypes[K]> = [];
+    for await (const item of this.walk(kind, scope, false, '')) out.push(item.record as RecordTypes[K]);
+    return out;
+  }
+
+  /** The records of a list past `bound` (exclusive) in one direction, fetched a chunk per round trip. */
+  private async *walk(kind: Kind, scope: string, descending: boolean, bound: string): AsyncGenerator<{ id: string; key: number; record: unknown }> {
+    for (;;) {
+      const found = (await this.run('fosWalk', [this.list(kind, scope), this.records(kind)], [descending ? '1' : '0', bound, WALK_CHUNK])) as Array<
+        string | null
+      >;
+      for (let i = 0; i < found.length; i += 3) {
+        const id = found[i] as string;
+        const raw = found[i + 2];
+        bound = found[i + 1] as string;
+        if (raw !== null && raw !== undefined) yield { id, key: Number(bound), record: this.decode(kind, id, raw) };
+      }
+      if (found.length < WALK_CHUNK * 3) return;
+    }
+  }
+
+  async page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>> {
+    if (query.where) return this.filteredPage(kind, query, query.where);
+    const reply = (await this.run(
+      'fosPage',
+      [this.list(kind, query.scope), this.records(kind)],
+      [query.limit, query.order === 'DESCENDING' ? '1' : '0', query.from ? String(query.from.key) : '', query.from?.direction ?? 'NEXT'],
+    )) as Array<string | number | null>;
+    const items: PageSlice<RecordTypes[K]>['items'] = [];
+    for (let i = 2; i < reply.length; i += 3) {
+      const id = reply[i] as string;
+      items.push({ key: Number(reply[i + 1]), record: this.decode(kind, id, reply[i + 2] as string) as RecordTypes[K] });
+    }
+    return { items, hasBefore: reply[0] === 1, hasAfter: reply[1] === 1 };
+  }
+
+  /**
+   * A page with a filter of ours (execution logs): the list is walked from the cursor, a chunk per
+   * round trip, until the page is full, then on each side only as far as the first match.
+   */
+  private async filteredPage<K extends Kind>(
+    kind: K,
+    query: PageQuery<RecordTypes[K]>,
+    where: (record: RecordTypes[K]) => boolean,
+  ): Promise<PageSlice<RecordTypes[K]>> {
+    const descending = query.order === 'DESCENDING';
+    const backwards = query.from?.direction === 'PREVIOUS';
+    // Walking backwards along the order is walking forwards along the other order.
+    const along = backwards ? !descending : descending;
+    const bound = query.from ? String(query.from.key) : '';
+    const items: Array<{ key: number; record: RecordTypes[K] }> = [];
+    let more = false;
+    for await (const item of this.walk(kind, query.scope, along, bound)) {
+      if (!where(item.record as RecordTypes[K])) continue;
+      if (items.length === query.limit) {
+        more = true;
+        break;
+      }
+      items.push({ key: item.key, record: item.record as RecordTypes[K] });
+    }
+    // The other side: anything matching at or behind the cursor (or behind the first item).
+    const anyBehind = async (): Promise<boolean> => {
+      if (!query.from) return false;
+      const edge = items.length > 0 ? String(items[0]!.key) : String(backwards ? query.from.key - 1 : query.from.key + 1);
+      for await (const item of this.walk(kind, query.scope, !along, edge)) if (where(item.record as RecordTypes[K])) return true;
+      return false;
+    };
+    const behind = await anyBehind();
+    if (backwards) items.reverse();
+    return { items, hasBefore: backwards ? more : behind, hasAfter: backwards ? behind : more };
+  }
+
+  // ---------------------------------------------------------------- quotes
+  async consumeQuote(quoteId: string, operationId: string): Promise<boolean> {
+    return (await this.run('fosConsumeQuote', [this.records('quote')], [quoteId, operationId])) === 1;
+  }
+
+  async releaseQuote(quoteId: string, operationId: string): Promise<void> {
+    await this.run('fosReleaseQuote', [this.records('quote')], [quoteId, operationId]);
+  }
+
+  // ---------------------------------------------------------------- balances
+  async getBalance(accountId: string, asset: string): Promise<string> {
+    return (await this.call(this.client.hget(this.balanceKey(accountId), asset))) ?? '0';
+  }
+
+  async setBalance(accountId: string, asset: string, value: string): Promise<void> {
+    await this.call(
+      this.client
+        .multi()
+        .hset(this.balanceKey(accountId), asset, new Decimal(value).toFixed())
+        .sadd(this.key('bal-accounts'), accountId)
+        .exec(),
+    );
+  }
+
+  async moveBalance(accountId: string, asset: string, delta: string): Promise<string | null> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const stored = await this.call(this.client.hget(this.balanceKey(accountId), asset));
+      const next = new Decimal(stored ?? 0).plus(delta);
+      const refused = next.isNegative();
+      const write = refused ? '' : next.toFixed();
+      // A refusal too is checked against the stored value: it must not rest on a stale read.
+      if (await this.commit(undefined, [{ accountId, asset, expected: stored ?? '', next: write }])) return refused ? null : write;
+    }
+    throw new Error(`store: balance ${accountId} ${asset} kept changing`);
+  }
+
+  async balances(accountId: string): Promise<Record<string, string>> {
+    return this.call(this.client.hgetall(this.balanceKey(accountId)));
+  }
+
+  async updateWithBalances<K extends Kind>(
+    kind: K,
+    id: string,
+    change: (current: RecordTypes[K]) => RecordTypes[K],
+    moves: BalanceMove[],
+  ): Promise<BalancedUpdate<RecordTypes[K]>> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      // Read in one round trip (auto-pipelining writes these together); the commit checks them all.
+      const replies = await this.call(
+        Promise.all([
+          this.client.hget(this.records(kind), id),
+          ...moves.map((move) => this.client.hget(this.balanceKey(move.accountId), move.asset)),
+        ]),
+      );
+      const raw = replies[0];
+      if (raw === null || raw === undefined) return undefined;
+      const next = change(this.decode(kind, id, raw) as RecordTypes[K]);
+      const checks = new Map<string, { accountId: string; asset: string; expected: string; value: InstanceType<typeof Decimal> }>();
+      let short: { accountId: string; asset: string; balance: string } | undefined;
+      moves.forEach((move, i) => {
+        const name = `${move.accountId}:${move.asset}`;
+        const stored = replies[i + 1] ?? null;
+        const check = checks.get(name) ?? { accountId: move.accountId, asset: move.asset, expected: stored ?? '', value: new Decimal(stored ?? 0) };
+        check.value = check.value.plus(move.delta);
+        if (check.value.isNegative() && !short) short = { accountId: move.accountId, asset: move.asset, balance: new Decimal(stored ?? 0).toFixed() };
+        checks.set(name, check);
+      });
+      const nextRaw = short ? '' : JSON.stringify(next);
+      const balanceWrites = [...checks.values()].map((c) => ({ ...c, next: short ? '' : c.value.toFixed() }));
+      if (await this.commit({ kind, id, expected: raw, next: nextRaw }, balanceWrites)) {
+        return short ? { short } : { record: (nextRaw ? this.decode(kind, id, nextRaw) : next) as RecordTypes[K] };
+      }
+    }
+    throw new Error(`store: ${kind} ${id} kept changing`);
+  }
+
+  /** Writes a record and balances only if each still holds the value read (a next of '' only checks). */
+  private async commit(
+    record: { kind: Kind; id: string; expected: string; next: string } | undefined,
+    balances: Array<{ accountId: string; asset: string; expected: string; next: string }>,
+  ): Promise<boolean> {
+    const args: Array<string | number> = [record?.id ?? '', record?.expected ?? '', record?.next ?? '', balances.length];
+    for (const b of balances) args.push(this.balanceKey(b.accountId), b.accountId, b.asset, b.expected, b.next);
+    const recordsKey = record ? this.records(record.kind) : this.key('unused');
+    return (await this.run('fosCommit', [recordsKey, this.key('bal-accounts')], args)) === 1;
+  }
+
+  // ---------------------------------------------------------------- idempotency keys
+  async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
+    const reply = (await this.run(
+      'fosClaimKey',
+      [this.idemKey(key), this.key('idem-exp')],
+      [key, fingerprint, now, String(now + ttlMs), `${this.key('idem')}:`],
+    )) as string[];
+    if (reply[0] === 'CLAIMED') return { outcome: 'CLAIMED' };
+    const [state, storedPrint, expiresAt, response] = reply as [IdempotencyEntry['state'], string, string, string];
+    const entry: IdempotencyEntry = { fingerprint: storedPrint, state, expiresAt: Number(expiresAt) };
+    if (response) entry.response = JSON.parse(response) as IdempotencyEntry['response'];
+    return state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry } : { outcome: 'DONE', entry };
+  }
+
+  async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
+    await this.run('fosCompleteKey', [this.idemKey(key)], [JSON.stringify(response)]);
+  }
+
+  async releaseIdempotencyKey(key: string): Promise<void> {
+    await this.call(this.client.multi().del(this.idemKey(key)).zrem(this.key('idem-exp'), key).exec());
+  }
+
+  // ---------------------------------------------------------------- whole state
+  async exportState(now: number): Promise<StoreState> {
+    const records: StoreState['records'] = {};
+    for (const kind of await this.kinds()) {
+      const [stored, meta] = await Promise.all([this.call(this.client.hgetall(this.records(kind))), this.call(this.client.hgetall(this.meta(kind)))]);
+      const list: StoredRecord[] = Object.entries(meta).map(([id, value]) => {
+        const bar = value.indexOf('|');
+        return { scope: value.slice(bar + 1), id, key: Number(value.slice(0, bar)), record: JSON.parse(stored[id] as string) as unknown };
+      });
+      list.sort((a, b) => a.key - b.key);
+      if (list.length > 0) records[kind] = list;
+    }
+    const balances: StoreState['balances'] = [];
+    for (const accountId of (await this.call(this.client.smembers(this.key('bal-accounts')))).sort()) {
+      for (const [asset, value] of Object.entries(await this.balances(accountId))) balances.push({ accountId, asset, value });
+    }
+    const idempotency: StoreState['idempotency'] = [];
+    for (const key of await this.call(this.client.zrangebyscore(this.key('idem-exp'), `(${now}`, '+inf'))) {
+      const e = await this.call(this.client.hgetall(this.idemKey(key)));
+      if (e.state !== 'DONE') continue;
+      const entry = { key, fingerprint: e.fingerprint as string, state: 'DONE' as const, expiresAt: Number(e.expiresAt) };
+      idempotency.push(e.response ? { ...entry, response: JSON.parse(e.response) as IdempotencyEntry['response'] } : entry);
+    }
+    const sequence = Number((await this.call(this.client.get(this.key('seq')))) ?? 0);
+    return { sequence, records, balances, idempotency };
+  }
+
+  /** The kinds that have records, read from the keys (a kind is known once something of it was stored). */
+  private async kinds(): Promise<Kind[]> {
+    const keys = await this.scan(this.key('meta', '*'));
+    return keys.map((key) => key.slice(this.key('meta', '').length) as Kind);
+  }
+
+  private async scan(pattern: string): Promise<string[]> {
+    const found: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.call(this.client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000));
+      cursor = next;
+      found.push(...keys);
+    } while (cursor !== '0');
+    return found;
+  }
+
+  async importState(state: StoreState): Promise<void> {
+    // Everything is checked before anything changes; then one MULTI replaces the whole state.
+    let maxKey = 0;
+    for (const [kind, list] of Object.entries(state.records)) {
+      const ids = new Set<string>();
+      const keys = new Set<number>();
+      for (const item of list ?? []) {
+        if (ids.has(item.id)) throw new Error(`store: ${kind} ${item.id} appears twice`);
+        if (!Number.isSafeInteger(item.key) || item.key < 1 || keys.has(item.key))
+          throw new Error(`store: ${kind} ${item.id} has a missing or repeated key ${item.key}`);
+        ids.add(item.id);
+        keys.add(item.key);
+        maxKey = Math.max(maxKey, item.key);
+      }
+    }
+    const existing = await this.scan(this.key('*'));
+    const write = this.client.multi();
+    if (existing.length > 0) write.unlink(...existing);
+    for (const [kind, list] of Object.entries(state.records) as Array<[Kind, StoredRecord[]]>) {
+      for (const item of list) {
+        write.hset(this.records(kind), item.id, JSON.stringify(item.record));
+        write.hset(this.meta(kind), item.id, `${item.key}|${item.scope}`);
+        write.zadd(this.list(kind, item.scope), item.key, item.id);
+      }
+    }
+    write.set(this.key('seq'), Math.max(state.sequence, maxKey));
+    for (const b of state.balances) {
+      write.hset(this.balanceKey(b.accountId), b.asset, new Decimal(b.value).toFixed());
+      write.sadd(this.key('bal-accounts'), b.accountId);
+    }
+    for (const { key, ...entry } of state.idempotency) {
+      const fields: Record<string, string> = { fingerprint: entry.fingerprint, state: entry.state, expiresAt: String(entry.expiresAt) };
+      if (entry.response) fields.response = JSON.stringify(entry.response);
+      write.hset(this.idemKey(key), fields);
+      write.zadd(this.key('idem-exp'), entry.expiresAt, key);
+    }
+    // The fixtures marker survives: an imported state is never seeded over.
+    write.set(this.key('seeded'), '1');
+    await this.call(write.exec());
+    this.parsed.clear();
+  }
+
+  async clear(): Promise<void> {
+    const existing = await this.scan(this.key('*'));
+    if (existing.length > 0) await this.call(this.client.unlink(...existing));
+    this.parsed.clear();
+  }
+
+  // ---------------------------------------------------------------- fixtures, once
+  /**
+   * Decides which replica loads the demo data into an empty Redis: the first to claim it loads
+   * it and marks it done; a replica that starts later finds it done and loads nothing, and one
+   * that starts at the same moment waits for the marker.
+   */
+  async seedOnce(load: () => Promise<void>, waitMs = 30_000): Promise<boolean> {
+    const marker = this.key('seeded');
+    // Seeded, or holding records (the sequence has moved): nothing to load.
+    if ((await this.call(this.client.exists(marker, this.key('seq')))) > 0) return false;
+    const claimed = await this.call(this.client.set(this.key('seeding'), '1', 'PX', waitMs, 'NX'));
+    if (claimed === 'OK') {
+      await load();
+      await this.call(this.client.multi().set(marker, '1').del(this.key('seeding')).exec());
+      return true;
+    }
+    const until = Date.now() + waitMs;
+    while (Date.now() < until) {
+      if ((await this.call(this.client.exists(marker))) === 1) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('fos-mock: another replica began loading the fixtures and did not finish');
+  }
+
+}

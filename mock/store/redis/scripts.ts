@@ -1,0 +1,209 @@
+// The Lua scripts of the Redis store: each is one atomic step in Redis, so a rule that must hold
+// when several replicas act at once (a record inserted once, a quote consumed once, a balance
+// changed only from the value it was computed from, an idempotency key claimed once) never
+// depends on a read and a later write from Node. Money is never added in Lua (its numbers are
+// doubles): Node computes new balances in decimal and `commit` writes them only if every value
+// it read is still the one stored. Key names a script builds from its arguments (a scope's list,
+// an account's balances) assume one Redis server, not a Redis Cluster.
+import type { RedisClient } from './connection';
+
+const SCRIPTS = {
+  /** KEYS: records, meta, list, sequence. ARGV: id, json, scope. Answers the insertion key, or an error when the id exists. */
+  fosInsert: {
+    keys: 4,
+    lua: `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return redis.error_reply('store: record exists already') end
+local key = redis.call('INCR', KEYS[4])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], key .. '|' .. ARGV[3])
+redis.call('ZADD', KEYS[3], key, ARGV[1])
+return key`,
+  },
+  /** KEYS: records. ARGV: id, json. */
+  fosReplace: {
+    keys: 1,
+    lua: `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return redis.error_reply('store: record does not exist') end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`,
+  },
+  /** KEYS: records, meta. ARGV: id, list key prefix. Removes the record and its place in its list. */
+  fosRemove: {
+    keys: 2,
+    lua: `
+local meta = redis.call('HGET', KEYS[2], ARGV[1])
+if not meta then return 0 end
+local bar = string.find(meta, '|', 1, true)
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', ARGV[2] .. string.sub(meta, bar + 1), ARGV[1])
+return 1`,
+  },
+  /**
+   * KEYS: records (or the same key unused), balance accounts set. ARGV: id ('' for none),
+   * expected json, next json ('' to only check), n, then n times: balance key, account id,
+   * asset, expected value ('' when absent), next value ('' to only check). Writes everything
+   * (1) or nothing (0) when a value read has changed since.
+   */
+  fosCommit: {
+    keys: 2,
+    lua: `
+local n = tonumber(ARGV[4])
+if ARGV[1] ~= '' then
+  local current = redis.call('HGET', KEYS[1], ARGV[1])
+  if current ~= ARGV[2] then return 0 end
+end
+for i = 0, n - 1 do
+  local at = 5 + i * 5
+  local current = redis.call('HGET', ARGV[at], ARGV[at + 2]) or ''
+  if current ~= ARGV[at + 3] then return 0 end
+end
+if ARGV[1] ~= '' and ARGV[3] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+for i = 0, n - 1 do
+  local at = 5 + i * 5
+  if ARGV[at + 4] ~= '' then
+    redis.call('HSET', ARGV[at], ARGV[at + 2], ARGV[at + 4])
+    redis.call('SADD', KEYS[2], ARGV[at + 1])
+  end
+end
+return 1`,
+  },
+  /**
+   * KEYS: list, records. ARGV: limit, descending ('1'/'0'), cursor key ('' for the first page),
+   * direction (NEXT or PREVIOUS). One page in the requested order, as the memory store's walk
+   * (slice.ts) has it: {hasBefore, hasAfter, id, key, json, id, key, json, ...}.
+   */
+  fosPage: {
+    keys: 2,
+    lua: `
+local limit = tonumber(ARGV[1])
+local desc = ARGV[2] == '1'
+local from = ARGV[3]
+local backwards = ARGV[4] == 'PREVIOUS'
+local function any(min, max) return redis.call('ZCOUNT', KEYS[1], min, max) > 0 end
+local function ascending(min, max) return redis.call('ZRANGEBYSCORE', KEYS[1], min, max, 'WITHSCORES', 'LIMIT', 0, limit + 1) end
+local function descending(max, min) return redis.call('ZREVRANGEBYSCORE', KEYS[1], max, min, 'WITHSCORES', 'LIMIT', 0, limit + 1) end
+local found
+local before, after = false, false
+if from == '' then
+  if desc then found = descending('+inf', '-inf') else found = ascending('-inf', '+inf') end
+elseif not backwards then
+  if desc then found = descending('(' .. from, '-inf'); before = any(from, '+inf')
+  else found = ascending('(' .. from, '+inf'); before = any('-inf', from) end
+else
+  if desc then found = ascending('(' .. from, '+inf'); after = any('-inf', from)
+  else found = descending('(' .. from, '-inf'); after = any(from, '+inf') end
+end
+local count = #found / 2
+local more = count > limit
+if more then count = limit end
+if backwards then before = more else after = after or more end
+local out = { before and 1 or 0, after and 1 or 0 }
+local ids = {}
+for i = 1, count do
+  local j = backwards and (count - i + 1) or i
+  ids[i] = found[2 * j - 1]
+  out[#out + 1] = found[2 * j - 1]
+  out[#out + 1] = found[2 * j]
+  out[#out + 1] = false
+end
+if count > 0 then
+  local records = redis.call('HMGET', KEYS[2], unpack(ids))
+  for i = 1, count do out[2 + 3 * i] = records[i] end
+end
+return out`,
+  },
+  /**
+   * KEYS: list, records. ARGV: descending ('1'/'0'), bound key ('' for an end), count. The next
+   * `count` records strictly past the bound in the given direction: {id, key, json, ...}.
+   */
+  fosWalk: {
+    keys: 2,
+    lua: `
+local desc = ARGV[1] == '1'
+local bound = ARGV[2]
+local n = tonumber(ARGV[3])
+local found
+if desc then
+  found = redis.call('ZREVRANGEBYSCORE', KEYS[1], bound == '' and '+inf' or ('(' .. bound), '-inf', 'WITHSCORES', 'LIMIT', 0, n)
+else
+  found = redis.call('ZRANGEBYSCORE', KEYS[1], bound == '' and '-inf' or ('(' .. bound), '+inf', 'WITHSCORES', 'LIMIT', 0, n)
+end
+local out, ids = {}, {}
+for i = 1, #found / 2 do ids[i] = found[2 * i - 1] end
+if #ids == 0 then return out end
+local records = redis.call('HMGET', KEYS[2], unpack(ids))
+for i = 1, #ids do
+  out[#out + 1] = ids[i]
+  out[#out + 1] = found[2 * i]
+  out[#out + 1] = records[i]
+end
+return out`,
+  },
+  /** KEYS: quote records. ARGV: quote id, operation id. 1 when this operation now holds the quote. */
+  fosConsumeQuote: {
+    keys: 1,
+    lua: `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local quote = cjson.decode(raw)
+if quote.operationId ~= cjson.null then return 0 end
+quote.operationId = ARGV[2]
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(quote))
+return 1`,
+  },
+  /** KEYS: quote records. ARGV: quote id, operation id. Gives the quote back if that operation holds it. */
+  fosReleaseQuote: {
+    keys: 1,
+    lua: `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local quote = cjson.decode(raw)
+if quote.operationId ~= ARGV[2] then return 0 end
+quote.operationId = cjson.null
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(quote))
+return 1`,
+  },
+  /**
+   * KEYS: the key's entry, the expiry index. ARGV: key, fingerprint, now, expiresAt, entry key
+   * prefix. A live entry (expiresAt after now, mock time) is answered as it is; otherwise the
+   * key is claimed IN_PROGRESS. A few expired entries are swept on the way (mock time decides
+   * expiry, so Redis TTLs cannot).
+   */
+  fosClaimKey: {
+    keys: 2,
+    lua: `
+local dead = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[3], 'LIMIT', 0, 20)
+for _, key in ipairs(dead) do
+  redis.call('DEL', ARGV[5] .. key)
+  redis.call('ZREM', KEYS[2], key)
+end
+local e = redis.call('HMGET', KEYS[1], 'fingerprint', 'state', 'expiresAt', 'response')
+if e[2] and tonumber(e[3]) > tonumber(ARGV[3]) then return { e[2], e[1], e[3], e[4] or '' } end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'state', 'IN_PROGRESS', 'expiresAt', ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+return { 'CLAIMED' }`,
+  },
+  /** KEYS: the key's entry. ARGV: response json. */
+  fosCompleteKey: {
+    keys: 1,
+    lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'DONE', 'response', ARGV[1])
+return 1`,
+  },
+} as const;
+
+export type ScriptName = keyof typeof SCRIPTS;
+
+/** Registers the scripts on a connection; ioredis sends each by its SHA and loads it when Redis does not know it yet. */
+export function defineScripts(client: RedisClient): void {
+  for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: script.keys, lua: script.lua });
+}
+
+/** Runs a registered script. */
+export function runScript(client: RedisClient, name: ScriptName, keys: string[], args: Array<string | number>): Promise<unknown> {
+  const command = (client as unknown as Record<ScriptName, (...a: Array<string | number>) => Promise<unknown>>)[name];
+  return command.call(client, ...keys, ...args);
+}

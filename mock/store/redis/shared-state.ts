@@ -1,0 +1,151 @@
+// What replicas share besides the records (redis-store.ts): the signing secret, the mock clock,
+// the injected faults, the request journal, rate-limit buckets, and a message bus so a control
+// call made on one replica acts on all (bus.ts). Plain data only: the rules that use it live
+// with their owners (http/faults.ts, http/journal.ts, http/rate-limit.ts, mock/cluster/).
+//
+// Keys under the prefix, apart from the store's "s:" so a reset of the records keeps them:
+//   secret        the secret tokens and cursors are signed with (when FOS_MOCK_SECRET is not given)
+//   c:state       hash: offset and frozenAt of the mock clock, faults (a version bumped on every change)
+//   c:faults      hash id → fault JSON; c:journal: list of request JSON, newest first
+//   c:bucket:<k>  rate-limit bucket JSON
+import type { ClockState } from '../../clock';
+import { unavailableOnLoss, type RedisClient } from './connection';
+
+/** The journal is trimmed every this many pushes: it holds at most its size plus this many per replica. */
+const TRIM_EVERY = 50;
+
+export interface ControlState {
+  clock: ClockState | undefined;
+  faultsVersion: number;
+}
+
+export class RedisSharedState {
+  private pushes = 0;
+
+  constructor(
+    readonly client: RedisClient,
+    readonly prefix: string,
+  ) {
+    client.defineCommand('fosFaultHit', {
+      numberOfKeys: 2,
+      // KEYS: faults, state. ARGV: id. Counts one hit and uses up one of `times` (gone at zero, a
+      // change every replica sees); answers the fault as it is now, or nothing if it is gone.
+      lua: `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return false end
+local fault = cjson.decode(raw)
+fault.hits = fault.hits + 1
+if fault.remaining ~= nil then
+  fault.remaining = fault.remaining - 1
+  if fault.remaining <= 0 then
+    redis.call('HDEL', KEYS[1], ARGV[1])
+    redis.call('HINCRBY', KEYS[2], 'faults', 1)
+    return cjson.encode(fault)
+  end
+end
+local out = cjson.encode(fault)
+redis.call('HSET', KEYS[1], ARGV[1], out)
+return out`,
+    });
+    client.defineCommand('fosCas', {
+      numberOfKeys: 1,
+      // KEYS: a string key. ARGV: expected ('' when absent), next. Writes only over the value read.
+      lua: `
+local current = redis.call('GET', KEYS[1]) or ''
+if current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1`,
+    });
+  }
+
+  private key(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
+  /** The shared secret: the first replica's candidate is kept in Redis, and every later one reads it. */
+  async secret(candidate: string): Promise<string> {
+    const key = this.key('secret');
+    await unavailableOnLoss(this.client.set(key, candidate, 'NX'));
+    return (await unavailableOnLoss(this.client.get(key))) ?? candidate;
+  }
+
+  /** The clock and the faults' version, in one round trip (every request reads it). */
+  async readControl(): Promise<ControlState> {
+    const [offset, frozenAt, faults] = await unavailableOnLoss(this.client.hmget(this.key('c:state'), 'offset', 'frozenAt', 'faults'));
+    const clock = offset === null ? undefined : { offset: Number(offset), frozenAt: frozenAt ? Number(frozenAt) : null };
+    return { clock, faultsVersion: Number(faults ?? 0) };
+  }
+
+  async writeClock(state: ClockState): Promise<void> {
+    await unavailableOnLoss(this.client.hset(this.key('c:state'), { offset: String(state.offset), frozenAt: state.frozenAt === null ? '' : String(state.frozenAt) }));
+  }
+
+  /** Sets the clock unless a replica set it already (the first replica's start decides). */
+  async initClock(state: ClockState): Promise<void> {
+    await unavailableOnLoss(this.client.hsetnx(this.key('c:state'), 'frozenAt', state.frozenAt === null ? '' : String(state.frozenAt)));
+    await unavailableOnLoss(this.client.hsetnx(this.key('c:state'), 'offset', String(state.offset)));
+  }
+
+  // ---------------------------------------------------------------- faults
+  async faultsList(): Promise<string[]> {
+    return Object.values(await unavailableOnLoss(this.client.hgetall(this.key('c:faults'))));
+  }
+
+  async faultPut(id: string, json: string): Promise<void> {
+    await unavailableOnLoss(this.client.multi().hset(this.key('c:faults'), id, json).hincrby(this.key('c:state'), 'faults', 1).exec());
+  }
+
+  async faultRemove(id: string): Promise<boolean> {
+    const replies = await unavailableOnLoss(this.client.multi().hdel(this.key('c:faults'), id).hincrby(this.key('c:state'), 'faults', 1).exec());
+    return replies?.[0]?.[1] === 1;
+  }
+
+  async faultsClear(): Promise<void> {
+    await unavailableOnLoss(this.client.multi().del(this.key('c:faults')).hincrby(this.key('c:state'), 'faults', 1).exec());
+  }
+
+  async faultHit(id: string): Promise<string | null> {
+    const hit = (this.client as unknown as { fosFaultHit(...args: string[]): Promise<string | null> }).fosFaultHit(
+      this.key('c:faults'),
+      this.key('c:state'),
+      id,
+    );
+    return unavailableOnLoss(hit);
+  }
+
+  // ---------------------------------------------------------------- journal
+  /** Adds a request (newest first); trimmed to `size` now and then, so a push is one command. */
+  journalPush(json: string, size: number): Promise<unknown> {
+    const key = this.key('c:journal');
+    if (++this.pushes % TRIM_EVERY === 0) return unavailableOnLoss(this.client.multi().lpush(key, json).ltrim(key, 0, size - 1).exec());
+    return unavailableOnLoss(this.client.lpush(key, json));
+  }
+
+  journalLatest(limit: number): Promise<string[]> {
+    return unavailableOnLoss(this.client.lrange(this.key('c:journal'), 0, limit - 1));
+  }
+
+  async journalClear(): Promise<void> {
+    await unavailableOnLoss(this.client.del(this.key('c:journal')));
+  }
+
+  // ---------------------------------------------------------------- compare-and-set values (rate-limit buckets)
+  async getValue(name: string): Promise<string | null> {
+    return unavailableOnLoss(this.client.get(this.key(`c:${name}`)));
+  }
+
+  async casValue(name: string, expected: string | null, next: string): Promise<boolean> {
+    const cas = (this.client as unknown as { fosCas(...args: string[]): Promise<number> }).fosCas(this.key(`c:${name}`), expected ?? '', next);
+    return (await unavailableOnLoss(cas)) === 1;
+  }
+
+  /** Forgets every bucket (reset). */
+  async clearValues(pattern: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await unavailableOnLoss(this.client.scan(cursor, 'MATCH', this.key(`c:${pattern}`), 'COUNT', 1000));
+      cursor = next;
+      if (keys.length > 0) await unavailableOnLoss(this.client.unlink(...keys));
+    } while (cursor !== '0');
+  }
+}
