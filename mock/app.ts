@@ -155,7 +155,9 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     : localCluster(parts);
   const routeDeps = { services, store, clock, config, logger, encoder: new ResponseEncoder() };
   // The rate limit (off by default) acts on the service routes only, never on /_mock.
-  const serviceRouteDeps = { ...routeDeps, rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock, redis?.shared) : undefined,
+  const serviceRouteDeps = {
+    ...routeDeps,
+    rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock, redis?.shared) : undefined,
   };
 
   const routes = new RouteTable(contract.operations.map((op) => ({ op, target: handlers[op.operationId]! })));

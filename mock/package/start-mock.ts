@@ -4,7 +4,7 @@
 // same typed configuration `fos-mock serve` builds, checked the same way.
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app';
-import { checkedConfig, type Config } from '../config';
+import { checkedConfig, type Config, type ResolvedConfig } from '../config';
 import { createServer } from '../server';
 import { ControlClient } from './control-client';
 
@@ -28,8 +28,8 @@ export interface RunningMock {
   customerId: string;
   /** Typed helpers over /_mock (reset, clock, settle, faults, balances, snapshots …). */
   control: ControlClient;
-  /** The configuration it runs with (the signing secret included). */
-  config: Config;
+  /** The configuration it runs with (the signing secret included: its own, FOS_MOCK_SECRET's or the one shared in Redis). */
+  config: ResolvedConfig;
   /** Stops the server, its timers and its webhook connections. */
   close(): Promise<void>;
 }
@@ -75,7 +75,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
       clientSecret: customer.clientSecret,
       customerId: customer.customerId,
       control,
-      config,
+      config: mock.deps.config,
       close,
     };
   } catch (error) {

@@ -57,7 +57,7 @@ export interface BalanceMove {
   delta: string;
 }
 
-/** What `updateWithBalances` did: the new record, or the balance that was too low (nothing changed), or undefined when there is no record. */
+/** What `updateWithBalances` did: the new record, or the balance that was too low (nothing changed), or undefined (no record). */
 export type BalancedUpdate<T> = { record: T } | { short: { accountId: string; asset: string; balance: string } } | undefined;
 
 export type IdempotencyClaim =

@@ -88,6 +88,21 @@ const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> =
     bad: ['never', '-5', '5s'],
   },
   FOS_MOCK_SECRET: { good: [['s3cret-shared-by-replicas', 's3cret-shared-by-replicas']], bad: ['', '   '] },
+  REDIS_URL: {
+    good: [
+      ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+      ['rediss://user:pw@cache.internal:6380/2', 'rediss://user:pw@cache.internal:6380/2'],
+      ['redis://localhost', 'redis://localhost'],
+    ],
+    bad: ['', 'localhost:6379', 'http://127.0.0.1:6379', 'redis://', 'redis://host:6379/db'],
+  },
+  REDIS_PREFIX: {
+    good: [
+      ['qa:', 'qa:'],
+      ['team-a.mock_1:', 'team-a.mock_1:'],
+    ],
+    bad: ['', 'fos*', 'a b', 'x'.repeat(65)],
+  },
   CONTROL_API: {
     good: [
       ['off', false],

@@ -29,7 +29,13 @@ export class RedisBus {
   ) {}
 
   /** Subscribes this replica; `handle` answers what other replicas (or this one) ask. */
-  static async open(options: { url: string; prefix: string; publisher: RedisClient; handle: BusHandler; onError: (error: unknown) => void }) {
+  static async open(options: {
+    url: string;
+    prefix: string;
+    publisher: RedisClient;
+    handle: BusHandler;
+    onError: (error: unknown) => void;
+  }) {
     const subscriber = await connectRedis({ url: options.url, name: 'fos-mock:bus', subscriber: true });
     const bus = new RedisBus(options.publisher, subscriber, options.prefix, options.onError);
     subscriber.on('message', (channel: string, text: string) => bus.receive(channel, text, options.handle));
@@ -57,7 +63,9 @@ export class RedisBus {
       this.pending.set(id, entry);
     });
     try {
-      const receivers = await unavailableOnLoss(this.publisher.publish(this.channel(), JSON.stringify({ id, from: this.replicaId, message })));
+      const receivers = await unavailableOnLoss(
+        this.publisher.publish(this.channel(), JSON.stringify({ id, from: this.replicaId, message })),
+      );
       const entry = this.pending.get(id);
       if (entry) {
         entry.expected = receivers;

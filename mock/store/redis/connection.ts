@@ -40,7 +40,7 @@ export async function connectRedis(options: ConnectOptions): Promise<RedisClient
     await client.ping();
   } catch (error) {
     client.disconnect();
-    throw new Error(`fos-mock: cannot reach Redis at ${redactedUrl(options.url)}: ${(error as Error).message}`);
+    throw new Error(`fos-mock: cannot reach Redis at ${redactedUrl(options.url)}: ${(error as Error).message}`, { cause: error });
   }
   return client;
 }

@@ -32,7 +32,10 @@ import { defineScripts, runScript, type ScriptName } from './scripts';
 
 /** Optimistic writes give up after this many conflicts in a row (a livelock would be a bug). */
 const MAX_ATTEMPTS = 1_000;
-/** Parsed records kept per process, so a record read again unchanged is the same frozen object (the response encoder's cache keys on it). */
+/**
+ * Parsed records kept per process: a record read again unchanged is the same frozen object, which
+ * the response encoder's cache keys on. Never stale: the stored JSON is read every time and compared.
+ */
 const PARSED_CACHE_SIZE = 20_000;
 /** Records fetched per round trip while a filtered page walks its list. */
 const WALK_CHUNK = 100;
@@ -109,9 +112,14 @@ export class RedisStore implements Store {
 
   async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void> {
     try {
-      await this.run('fosInsert', [this.records(kind), this.meta(kind), this.list(kind, scope), this.key('seq')], [id, JSON.stringify(record), scope]);
+      await this.run(
+        'fosInsert',
+        [this.records(kind), this.meta(kind), this.list(kind, scope), this.key('seq')],
+        [id, JSON.stringify(record), scope],
+      );
     } catch (error) {
-      if ((error as Error).message.includes('store: record exists already')) throw new Error(`store: ${kind} ${id} exists already`);
+      if ((error as Error).message.includes('store: record exists already'))
+        throw new Error(`store: ${kind} ${id} exists already`, { cause: error });
       throw error;
     }
   }
@@ -120,12 +128,17 @@ export class RedisStore implements Store {
     try {
       await this.run('fosReplace', [this.records(kind)], [id, JSON.stringify(record)]);
     } catch (error) {
-      if ((error as Error).message.includes('store: record does not exist')) throw new Error(`store: ${kind} ${id} does not exist`);
+      if ((error as Error).message.includes('store: record does not exist'))
+        throw new Error(`store: ${kind} ${id} does not exist`, { cause: error });
       throw error;
     }
   }
 
-  async update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined> {
+  async update<K extends Kind>(
+    kind: K,
+    id: string,
+    change: (current: RecordTypes[K]) => RecordTypes[K],
+  ): Promise<RecordTypes[K] | undefined> {
     const outcome = await this.updateWithBalances(kind, id, change, []);
     return outcome && 'record' in outcome ? outcome.record : undefined;
   }
@@ -142,11 +155,18 @@ export class RedisStore implements Store {
   }
 
   /** The records of a list past `bound` (exclusive) in one direction, fetched a chunk per round trip. */
-  private async *walk(kind: Kind, scope: string, descending: boolean, bound: string): AsyncGenerator<{ id: string; key: number; record: unknown }> {
+  private async *walk(
+    kind: Kind,
+    scope: string,
+    descending: boolean,
+    bound: string,
+  ): AsyncGenerator<{ id: string; key: number; record: unknown }> {
     for (;;) {
-      const found = (await this.run('fosWalk', [this.list(kind, scope), this.records(kind)], [descending ? '1' : '0', bound, WALK_CHUNK])) as Array<
-        string | null
-      >;
+      const found = (await this.run(
+        'fosWalk',
+        [this.list(kind, scope), this.records(kind)],
+        [descending ? '1' : '0', bound, WALK_CHUNK],
+      )) as Array<string | null>;
       for (let i = 0; i < found.length; i += 3) {
         const id = found[i] as string;
         const raw = found[i + 2];
@@ -270,9 +290,15 @@ export class RedisStore implements Store {
       moves.forEach((move, i) => {
         const name = `${move.accountId}:${move.asset}`;
         const stored = replies[i + 1] ?? null;
-        const check = checks.get(name) ?? { accountId: move.accountId, asset: move.asset, expected: stored ?? '', value: new Decimal(stored ?? 0) };
+        const check = checks.get(name) ?? {
+          accountId: move.accountId,
+          asset: move.asset,
+          expected: stored ?? '',
+          value: new Decimal(stored ?? 0),
+        };
         check.value = check.value.plus(move.delta);
-        if (check.value.isNegative() && !short) short = { accountId: move.accountId, asset: move.asset, balance: new Decimal(stored ?? 0).toFixed() };
+        if (check.value.isNegative() && !short)
+          short = { accountId: move.accountId, asset: move.asset, balance: new Decimal(stored ?? 0).toFixed() };
         checks.set(name, check);
       });
       const nextRaw = short ? '' : JSON.stringify(next);
@@ -321,7 +347,10 @@ export class RedisStore implements Store {
   async exportState(now: number): Promise<StoreState> {
     const records: StoreState['records'] = {};
     for (const kind of await this.kinds()) {
-      const [stored, meta] = await Promise.all([this.call(this.client.hgetall(this.records(kind))), this.call(this.client.hgetall(this.meta(kind)))]);
+      const [stored, meta] = await Promise.all([
+        this.call(this.client.hgetall(this.records(kind))),
+        this.call(this.client.hgetall(this.meta(kind))),
+      ]);
       const list: StoredRecord[] = Object.entries(meta).map(([id, value]) => {
         const bar = value.indexOf('|');
         return { scope: value.slice(bar + 1), id, key: Number(value.slice(0, bar)), record: JSON.parse(stored[id] as string) as unknown };
@@ -421,7 +450,13 @@ export class RedisStore implements Store {
     if ((await this.call(this.client.exists(marker, this.key('seq')))) > 0) return false;
     const claimed = await this.call(this.client.set(this.key('seeding'), '1', 'PX', waitMs, 'NX'));
     if (claimed === 'OK') {
-      await load();
+      try {
+        await load();
+      } catch (error) {
+        // Let another replica (or the next start) try, instead of waiting on a claim nobody holds.
+        await this.client.del(this.key('seeding')).catch(() => undefined);
+        throw error;
+      }
       await this.call(this.client.multi().set(marker, '1').del(this.key('seeding')).exec());
       return true;
     }
@@ -432,5 +467,4 @@ export class RedisStore implements Store {
     }
     throw new Error('fos-mock: another replica began loading the fixtures and did not finish');
   }
-
 }

@@ -77,7 +77,12 @@ return 1`,
   }
 
   async writeClock(state: ClockState): Promise<void> {
-    await unavailableOnLoss(this.client.hset(this.key('c:state'), { offset: String(state.offset), frozenAt: state.frozenAt === null ? '' : String(state.frozenAt) }));
+    await unavailableOnLoss(
+      this.client.hset(this.key('c:state'), {
+        offset: String(state.offset),
+        frozenAt: state.frozenAt === null ? '' : String(state.frozenAt),
+      }),
+    );
   }
 
   /** Sets the clock unless a replica set it already (the first replica's start decides). */
@@ -96,7 +101,9 @@ return 1`,
   }
 
   async faultRemove(id: string): Promise<boolean> {
-    const replies = await unavailableOnLoss(this.client.multi().hdel(this.key('c:faults'), id).hincrby(this.key('c:state'), 'faults', 1).exec());
+    const replies = await unavailableOnLoss(
+      this.client.multi().hdel(this.key('c:faults'), id).hincrby(this.key('c:state'), 'faults', 1).exec(),
+    );
     return replies?.[0]?.[1] === 1;
   }
 
@@ -117,7 +124,14 @@ return 1`,
   /** Adds a request (newest first); trimmed to `size` now and then, so a push is one command. */
   journalPush(json: string, size: number): Promise<unknown> {
     const key = this.key('c:journal');
-    if (++this.pushes % TRIM_EVERY === 0) return unavailableOnLoss(this.client.multi().lpush(key, json).ltrim(key, 0, size - 1).exec());
+    if (++this.pushes % TRIM_EVERY === 0)
+      return unavailableOnLoss(
+        this.client
+          .multi()
+          .lpush(key, json)
+          .ltrim(key, 0, size - 1)
+          .exec(),
+      );
     return unavailableOnLoss(this.client.lpush(key, json));
   }
 
@@ -135,7 +149,11 @@ return 1`,
   }
 
   async casValue(name: string, expected: string | null, next: string): Promise<boolean> {
-    const cas = (this.client as unknown as { fosCas(...args: string[]): Promise<number> }).fosCas(this.key(`c:${name}`), expected ?? '', next);
+    const cas = (this.client as unknown as { fosCas(...args: string[]): Promise<number> }).fosCas(
+      this.key(`c:${name}`),
+      expected ?? '',
+      next,
+    );
     return (await unavailableOnLoss(cas)) === 1;
   }
 
