@@ -141,7 +141,13 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const services: Services = { ...base, webhooks };
   const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random, redis?.shared);
   const journal = new Journal(JOURNAL_SIZE, redis?.shared, (error) => logger.warn({ err: error }, 'journal entry not recorded'));
-  const parts = { clock, faults, scheduler: deps.scheduler, webhooks };
+  const parts = {
+    clock,
+    faults,
+    scheduler: deps.scheduler,
+    webhooks,
+    onError: (error: unknown) => logger.warn({ err: error }, 'cannot read the shared control state'),
+  };
   const cluster = redis
     ? await sharedCluster(parts, redis.shared, (handle) =>
         RedisBus.open({
@@ -167,6 +173,13 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   app.set('etag', false);
   app.use(requestId);
   app.use(journal.middleware(clock));
+  // A replica that has lost Redis answers 503 to everything, rather than a state it cannot vouch for.
+  if (redis) {
+    app.use((_req: express.Request, _res: express.Response, next: express.NextFunction) => {
+      cluster.assertAvailable();
+      next();
+    });
+  }
   app.use(
     docsRouter({
       controlApi: config.controlApi,
@@ -195,7 +208,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     fallback: app,
-    sync: cluster.sync,
+    assertAvailable: redis ? () => cluster.assertAvailable() : undefined,
   });
 
   return {

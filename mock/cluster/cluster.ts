@@ -2,38 +2,55 @@
 // unfreeze, webhooks idle, reset, snapshot import) asks every replica to do its part and waits
 // for all of them: in memory there is one replica, this process; on Redis (REDIS_URL) the ask
 // goes over the bus (mock/store/redis/bus.ts) to every replica on that Redis, this one included.
-// Before each request a replica on Redis also takes the shared clock and faults (`sync`), so a
-// change made through any replica holds for the very next request on any other.
+// A change of the shared clock or faults is announced the same way, and the control call
+// that made it answers only once every replica has taken it: the very next request, on any
+// replica, sees it. A replica that missed a message (its bus connection was down) catches up
+// within a second: it also reads the shared control state every second.
 import type { ControllableClock } from '../clock';
+import { ServiceError } from '../errors/catalogue';
 import type { FaultRegistry } from '../http/faults';
 import type { Scheduler } from '../jobs/scheduler';
 import type { RedisBus } from '../store/redis/bus';
 import type { RedisSharedState } from '../store/redis/shared-state';
 
-/** What a replica is asked to do: report its earliest job, run what is due, wait for its work, or drop its jobs. */
-export type ClusterAction = 'next-due' | 'run-due' | 'idle' | 'clear-jobs';
-const ACTIONS: readonly string[] = ['next-due', 'run-due', 'idle', 'clear-jobs'];
+/**
+ * What a replica is asked to do: report its earliest job, run what is due, wait for its work,
+ * drop its jobs, or take the shared clock and faults as they are now.
+ */
+export type ClusterAction = 'next-due' | 'run-due' | 'idle' | 'clear-jobs' | 'sync';
+const ACTIONS: readonly string[] = ['next-due', 'run-due', 'idle', 'clear-jobs', 'sync'];
+
+/** Every this often a replica reads the shared control state, in case it missed an announcement. */
+const RESYNC_MS = 1_000;
 
 export interface ReplicaParts {
   clock: ControllableClock;
   faults: FaultRegistry;
   scheduler: Scheduler;
   webhooks: { idle(): Promise<void> };
+  onError(error: unknown): void;
 }
 
 export interface Cluster {
-  /** Takes the shared clock and faults before a request (shared state only). */
-  readonly sync: (() => Promise<void>) | undefined;
   /** Runs an action on every replica; each one's reply (next-due: its earliest due time, else null). */
   ask(action: ClusterAction): Promise<Array<number | null>>;
-  /** Publishes this replica's clock after a control call moved it. */
+  /** Publishes this replica's clock after a control call moved it (every replica takes it at its next `sync`). */
   clockChanged(): Promise<void>;
+  /**
+   * Tells every replica that the faults changed, and waits until each one has taken them.
+   */
+  announceFaults(): Promise<void>;
+  /** Throws 503 SERVICE_UNAVAILABLE when this replica has lost the shared state (answered before anything else). */
+  assertAvailable(): void;
   close(): Promise<void>;
 }
 
 /** One replica's part of an action. */
 async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => Promise<void>): Promise<number | null> {
   switch (action) {
+    case 'sync':
+      await sync?.();
+      return null;
     case 'next-due':
       return parts.scheduler.nextDueAt() ?? null;
     case 'run-due':
@@ -56,9 +73,10 @@ async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => 
 /** This process alone. */
 export function localCluster(parts: ReplicaParts): Cluster {
   return {
-    sync: undefined,
     ask: async (action) => [await perform(parts, action)],
     clockChanged: () => Promise.resolve(),
+    announceFaults: () => Promise.resolve(),
+    assertAvailable: () => undefined,
     close: () => Promise.resolve(),
   };
 }
@@ -81,10 +99,22 @@ export async function sharedCluster(
     if (!ACTIONS.includes(message)) return Promise.reject(new Error(`cluster: unknown action ${JSON.stringify(message)}`));
     return perform(parts, message as ClusterAction, sync);
   });
+  const resync = setInterval(() => void sync().catch((error: unknown) => parts.onError(error)), RESYNC_MS);
+  resync.unref();
+  const ask = async (action: ClusterAction) => (await bus.ask(action)).map((reply) => (typeof reply === 'number' ? reply : null));
   return {
-    sync,
-    ask: async (action) => (await bus.ask(action)).map((reply) => (typeof reply === 'number' ? reply : null)),
+    ask,
     clockChanged: () => shared.writeClock(parts.clock.state()),
-    close: () => bus.close(),
+    announceFaults: async () => {
+      await ask('sync');
+    },
+    assertAvailable: () => {
+      if (!bus.connected || !shared.connected)
+        throw new ServiceError('SERVICE_UNAVAILABLE', { dependency: 'redis', reason: 'not connected' });
+    },
+    close: async () => {
+      clearInterval(resync);
+      await bus.close();
+    },
   };
 }

@@ -4,15 +4,22 @@ import { created, noContent, ok, type ControlContext, type ControlHandlers } fro
 
 export function faultHandlers(c: ControlContext) {
   return {
-    createFault: async ({ body }) => created(await c.faults.add(body)),
+    // Each change answers once every replica has taken it.
+    createFault: async ({ body }) => {
+      const fault = await c.faults.add(body);
+      await c.cluster.announceFaults();
+      return created(fault);
+    },
     listFaults: async () => ok({ data: await c.faults.list() }),
     deleteFault: async ({ params }) => {
       const id = params.faultId;
       if (!(await c.faults.remove(id))) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'fault', id }, `No fault with id ${id}.`);
+      await c.cluster.announceFaults();
       return noContent();
     },
     deleteAllFaults: async () => {
       await c.faults.clear();
+      await c.cluster.announceFaults();
       return noContent();
     },
     getJournal: async ({ query }) => ok({ data: await c.journal.entries(query.limit) }),

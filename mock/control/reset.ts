@@ -10,5 +10,6 @@ export async function resetState(c: ControlContext): Promise<void> {
   await store.clear();
   await store.seedOnce(() => loadFixtures(store, c.fixtures));
   await c.faults.clear();
+  await c.cluster.announceFaults();
   await c.journal.reset();
 }

@@ -28,8 +28,8 @@ export interface FrontDoor {
   bodyLimitBytes: number;
   /** Answers what the route table does not know. */
   fallback: RequestListener;
-  /** Takes the shared clock and faults before anything else (replicas on Redis; absent in memory). */
-  sync?: () => Promise<void>;
+  /** Throws 503 SERVICE_UNAVAILABLE when the shared state is out of reach (replicas on Redis). */
+  assertAvailable?: () => void;
 }
 
 /** Percent-decodes path parameters; a malformed escape is the client's error (400), as Express's router has it. */
@@ -55,6 +55,7 @@ export function serviceListener(door: FrontDoor): RequestListener {
     path: string,
     match: RouteMatch<RouteHandler>,
   ): Promise<void> {
+    door.assertAvailable?.();
     // No fault known (the usual case): no await on the way.
     const action = door.faults.size === 0 ? undefined : await door.faults.take(req.method ?? '', path);
     if (action && (await applyFault(action, req, res, door.logger))) return;
@@ -72,26 +73,14 @@ export function serviceListener(door: FrontDoor): RequestListener {
     );
   }
 
-  const sync = door.sync;
   return (req, res) => {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     const match = path.startsWith('/') ? door.routes.match(req.method ?? '', path) : undefined;
-    if (!match) {
-      if (!sync) return door.fallback(req, res);
-      sync().then(
-        () => door.fallback(req, res),
-        (error: unknown) => {
-          assignRequestId(res);
-          answerError(error, req, res, door.logger);
-        },
-      );
-      return;
-    }
+    if (!match) return door.fallback(req, res);
     assignRequestId(res);
     door.journal.track(door.clock, req, res, path);
-    const served = sync ? sync().then(() => serve(req, res, url, path, match)) : serve(req, res, url, path, match);
-    served.catch((error) => answerError(error, req, res, door.logger));
+    serve(req, res, url, path, match).catch((error) => answerError(error, req, res, door.logger));
   };
 }

@@ -18,7 +18,8 @@ export class TokenService {
   /**
    * token → its customer and expiry, once its signature and claims checked out. A token's
    * validity depends only on its bytes, the secret and the clock, so a hit needs only the
-   * expiry (against the mock clock, which can move) and the customer re-checked.
+   * expiry (against the mock clock, which can move) and the customer re-checked (in the store,
+   * which every replica shares: a deleted customer's token stops on all of them at once).
    */
   private readonly verified = new Map<string, { customerId: string; expiresAtMs: number }>();
 

@@ -43,6 +43,11 @@ export class RedisBus {
     return bus;
   }
 
+  /** Whether this replica hears the bus now (ioredis reconnects and subscribes again by itself). */
+  get connected(): boolean {
+    return this.subscriber.status === 'ready';
+  }
+
   private channel(): string {
     return `${this.prefix}c:bus`;
   }

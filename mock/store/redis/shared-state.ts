@@ -11,7 +11,7 @@
 import type { ClockState } from '../../clock';
 import { unavailableOnLoss, type RedisClient } from './connection';
 
-/** The journal is trimmed every this many pushes: it holds at most its size plus this many per replica. */
+/** The journal is trimmed after this many pushes: it holds at most its size plus about this many per replica. */
 const TRIM_EVERY = 50;
 
 export interface ControlState {
@@ -21,6 +21,8 @@ export interface ControlState {
 
 export class RedisSharedState {
   private pushes = 0;
+  private journalBatch: string[] = [];
+  private journalFlush: Promise<unknown> | undefined;
 
   constructor(
     readonly client: RedisClient,
@@ -69,11 +71,16 @@ return 1`,
     return (await unavailableOnLoss(this.client.get(key))) ?? candidate;
   }
 
-  /** The clock and the faults' version, in one round trip (every request reads it). */
+  /** The clock and the faults' version, in one round trip. */
   async readControl(): Promise<ControlState> {
     const [offset, frozenAt, faults] = await unavailableOnLoss(this.client.hmget(this.key('c:state'), 'offset', 'frozenAt', 'faults'));
     const clock = offset === null ? undefined : { offset: Number(offset), frozenAt: frozenAt ? Number(frozenAt) : null };
     return { clock, faultsVersion: Number(faults ?? 0) };
+  }
+
+  /** Whether the connection is up now (ioredis reconnects by itself). */
+  get connected(): boolean {
+    return this.client.status === 'ready';
   }
 
   async writeClock(state: ClockState): Promise<void> {
@@ -155,15 +162,5 @@ return 1`,
       next,
     );
     return (await unavailableOnLoss(cas)) === 1;
-  }
-
-  /** Forgets every bucket (reset). */
-  async clearValues(pattern: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await unavailableOnLoss(this.client.scan(cursor, 'MATCH', this.key(`c:${pattern}`), 'COUNT', 1000));
-      cursor = next;
-      if (keys.length > 0) await unavailableOnLoss(this.client.unlink(...keys));
-    } while (cursor !== '0');
   }
 }
