@@ -1,8 +1,9 @@
 // Several `fos-mock serve` processes on one Redis (`--redis <url>`): replicas of one service, for
 // the tests and the script that check they behave as one. Each runs from the sources (TypeScript
 // through tsx, so no build is needed) on a loopback port chosen once and kept across restarts, so
-// a balancer in front of them keeps its upstreams. All share one FOS_MOCK_SECRET (tokens and
-// cursors signed by one replica are read by another, and by a restarted one).
+// a balancer in front of them keeps its upstreams. Tokens and cursors signed by one replica must
+// be read by another, and by a restarted one: on Redis through the secret the first replica keeps
+// there (FOS_MOCK_SECRET is not set unless `env` sets it), in memory through one FOS_MOCK_SECRET.
 //
 // Node runs tsx as a loader (`node --import tsx mock/main.ts serve ...`) rather than through the
 // `tsx` command, which starts the server as its own child: killing `tsx` with SIGKILL would leave
@@ -19,7 +20,7 @@ import { projectPath } from '../../spec/project-root';
 export interface ReplicaOptions {
   /** The Redis every replica keeps its state in; undefined: in-memory replicas (each its own state; for testing this harness). */
   redisUrl: string | undefined;
-  /** More environment for every replica (LOG_LEVEL=warn and a shared FOS_MOCK_SECRET are the defaults). */
+  /** More environment for every replica (LOG_LEVEL=warn by default). */
   env?: Record<string, string>;
   /** How many replicas start now, the first ones (default all); start(i) starts the others later. */
   initially?: number;
@@ -82,10 +83,14 @@ export async function startReplicas(n: number, options: ReplicaOptions): Promise
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);
   const output = ports.map(() => '');
   const children: Array<ChildProcess | undefined> = ports.map(() => undefined);
-  const env = {
-    ...process.env,
+  // This process's REDIS_URL / REDIS_PREFIX / FOS_MOCK_SECRET are not the replicas' business. On
+  // Redis the replicas share the secret the first one keeps there (what is tested); in memory
+  // they get one here, as they would need to.
+  const { REDIS_URL: _url, REDIS_PREFIX: _prefix, FOS_MOCK_SECRET: _secret, ...inherited } = process.env;
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
     LOG_LEVEL: 'warn',
-    FOS_MOCK_SECRET: randomBytes(32).toString('hex'),
+    ...(options.redisUrl === undefined ? { FOS_MOCK_SECRET: randomBytes(32).toString('hex') } : {}),
     ...options.env,
   };
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
@@ -142,14 +147,14 @@ export async function startReplicas(n: number, options: ReplicaOptions): Promise
 /**
  * JSON calls to one base URL (a replica, or a balancer in front of them) on a keep-alive client:
  * the control API, the token call, and a customer's authorised calls (POST with a fresh
- * X-Idempotency-Key unless one is given). Idle sockets are closed after 10 s, before any server's
- * keep-alive time-out could close one under a request.
+ * X-Idempotency-Key unless one is given). Idle sockets are closed after 3 s, before the mock's
+ * 5 s keep-alive time-out (or the balancer's) could close one under a request.
  */
 export function serviceClient(baseUrl: string) {
   const url = new URL(baseUrl);
   if (url.hostname !== '127.0.0.1') throw new Error(`serviceClient: loopback 127.0.0.1 only, got ${baseUrl}`);
   const port = Number(url.port);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 10_000 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 3_000 });
   const call = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> =>
     send(port, agent, { method, path, headers: { accept: 'application/json', ...headers }, body });
   const expectOk = (answer: Answer, what: string): Answer => {

@@ -33,9 +33,12 @@ export async function startRoundRobin(upstreams: string[]): Promise<RoundRobin> 
   if (upstreams.length === 0) throw new Error('round-robin: no upstream');
   const targets = upstreams.map((u) => new URL(u));
   const counts = targets.map(() => 0);
-  // A connection per request: no idle upstream socket that a stopped or restarted replica could
-  // have closed under the balancer (which would read as a drop).
-  const agent = new Agent({ keepAlive: false });
+  // Keep-alive to the upstreams, as clients reach the mock: a request on a `Connection: close`
+  // socket whose body the upstream does not read (a body on a GET, ignored) is answered and the
+  // socket closed with the body unread, which the kernel turns into a reset that can overtake the
+  // answer. An idle socket is dropped after 2 s, well before the mock's own 5 s idle time-out
+  // could close it under a request; a stopped replica's sockets close and leave the pool.
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 2_000 });
   let next = 0;
 
   const server = createServer((req, res) => {
@@ -55,7 +58,11 @@ export async function startRoundRobin(upstreams: string[]): Promise<RoundRobin> 
         });
       },
     );
-    upstream.on('socket', (socket) => socket.once('connect', () => (connected = true)));
+    // A pooled socket is connected already; a new one once it connects.
+    upstream.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => (connected = true));
+      else connected = true;
+    });
     upstream.on('error', (error) => {
       if (res.headersSent || connected) {
         res.destroy(); // dropped after connecting (a `drop` fault) or mid-answer: the client's connection goes too
@@ -71,7 +78,7 @@ export async function startRoundRobin(upstreams: string[]): Promise<RoundRobin> 
     req.pipe(upstream);
   });
   // Idle client connections stay open longer than a client's own idle time-out (serviceClient's
-  // 10 s; undici follows the Keep-Alive hint), so a client never sends on a socket being closed.
+  // 3 s; undici follows the Keep-Alive hint), so a client never sends on a socket being closed.
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
