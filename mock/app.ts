@@ -140,10 +140,12 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   );
   const services: Services = { ...base, webhooks };
   const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random, redis?.shared);
-  const journal = new Journal(JOURNAL_SIZE, redis?.shared, (error) => logger.warn({ err: error }, 'journal entry not recorded'));
+  if (redis) redis.shared.onJournalLost = (error) => logger.warn({ err: error }, 'journal entries not recorded');
+  const journal = new Journal(JOURNAL_SIZE, redis?.shared);
   const parts = {
     clock,
     faults,
+    journal,
     scheduler: deps.scheduler,
     webhooks,
     onError: (error: unknown) => logger.warn({ err: error }, 'cannot read the shared control state'),
@@ -225,6 +227,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       deps.scheduler.stop();
       services.webhooks.close();
       await delivery.close();
+      await journal.flush().catch(() => undefined);
       await cluster.close();
       await redis?.store.close();
     },

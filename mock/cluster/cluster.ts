@@ -15,10 +15,10 @@ import type { RedisSharedState } from '../store/redis/shared-state';
 
 /**
  * What a replica is asked to do: report its earliest job, run what is due, wait for its work,
- * drop its jobs, or take the shared clock and faults as they are now.
+ * drop its jobs, take the shared clock and faults as they are now, or send its journal entries.
  */
-export type ClusterAction = 'next-due' | 'run-due' | 'idle' | 'clear-jobs' | 'sync';
-const ACTIONS: readonly string[] = ['next-due', 'run-due', 'idle', 'clear-jobs', 'sync'];
+export type ClusterAction = 'next-due' | 'run-due' | 'idle' | 'clear-jobs' | 'sync' | 'flush-journal';
+const ACTIONS: readonly string[] = ['next-due', 'run-due', 'idle', 'clear-jobs', 'sync', 'flush-journal'];
 
 /** Every this often a replica reads the shared control state, in case it missed an announcement. */
 const RESYNC_MS = 1_000;
@@ -26,6 +26,7 @@ const RESYNC_MS = 1_000;
 export interface ReplicaParts {
   clock: ControllableClock;
   faults: FaultRegistry;
+  journal: { flush(): Promise<void> };
   scheduler: Scheduler;
   webhooks: { idle(): Promise<void> };
   onError(error: unknown): void;
@@ -50,6 +51,9 @@ async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => 
   switch (action) {
     case 'sync':
       await sync?.();
+      return null;
+    case 'flush-journal':
+      await parts.journal.flush();
       return null;
     case 'next-due':
       return parts.scheduler.nextDueAt() ?? null;

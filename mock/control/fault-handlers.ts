@@ -22,6 +22,10 @@ export function faultHandlers(c: ControlContext) {
       await c.cluster.announceFaults();
       return noContent();
     },
-    getJournal: async ({ query }) => ok({ data: await c.journal.entries(query.limit) }),
+    getJournal: async ({ query }) => {
+      // Every replica's last requests are in before the journal is read.
+      await c.cluster.ask('flush-journal');
+      return ok({ data: await c.journal.entries(query.limit) });
+    },
   } satisfies Partial<ControlHandlers>;
 }

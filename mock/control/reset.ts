@@ -11,5 +11,6 @@ export async function resetState(c: ControlContext): Promise<void> {
   await store.seedOnce(() => loadFixtures(store, c.fixtures));
   await c.faults.clear();
   await c.cluster.announceFaults();
+  await c.cluster.ask('flush-journal');
   await c.journal.reset();
 }

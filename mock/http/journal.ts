@@ -30,7 +30,10 @@ export interface JournalEntry {
 
 /** Where a shared journal is kept (mock/store/redis/shared-state.ts): entries as JSON, newest first. */
 export interface SharedJournal {
-  journalPush(json: string, size: number): Promise<unknown>;
+  /** Queues an entry; it reaches the shared journal within a few milliseconds. */
+  journalPush(json: string, size: number): void;
+  /** Sends what this replica has queued. */
+  journalFlush(): Promise<void>;
   journalLatest(limit: number): Promise<string[]>;
   journalClear(): Promise<void>;
 }
@@ -43,15 +46,13 @@ export class Journal {
   constructor(
     readonly capacity: number = JOURNAL_SIZE,
     private readonly shared?: SharedJournal,
-    /** Told when a shared push fails (the request itself was answered already). */
-    private readonly onLost: (error: unknown) => void = () => undefined,
   ) {
     this.ring = new Array<JournalEntry | undefined>(capacity);
   }
 
   add(entry: JournalEntry): void {
     if (this.shared) {
-      this.shared.journalPush(JSON.stringify(entry), this.capacity).catch(this.onLost);
+      this.shared.journalPush(JSON.stringify(entry), this.capacity);
       return;
     }
     this.ring[this.next] = entry;
@@ -67,7 +68,12 @@ export class Journal {
     return out;
   }
 
-  /** The journal the control API shows: this process's, or the whole service's when shared. */
+  /** Sends this replica's queued entries to the shared journal (before it is read). */
+  async flush(): Promise<void> {
+    await this.shared?.journalFlush();
+  }
+
+  /** The journal the control API shows: this process's, or the whole service's when shared (each replica flushes first). */
   async entries(limit: number = this.capacity): Promise<JournalEntry[]> {
     if (!this.shared) return this.latest(limit);
     const json = await this.shared.journalLatest(Math.min(limit, this.capacity));
@@ -80,6 +86,7 @@ export class Journal {
 
   async reset(): Promise<void> {
     this.clear();
+    await this.flush();
     if (this.shared) await this.shared.journalClear();
   }
 

@@ -1,6 +1,7 @@
 // In-memory store: the default. Records are immutable values (domain code builds a new object
 // for every change), so they are handed out without copying.
 import { deepFreeze } from './freeze';
+import { checkedImport } from './import-check';
 import { Decimal } from './decimal';
 import type { RecordTypes } from './records';
 import { sliceSorted } from './slice';
@@ -227,19 +228,7 @@ export class MemoryStore implements Store {
 
   async importState(state: StoreState): Promise<void> {
     // Check everything before changing anything: a refused state leaves the store as it was.
-    let maxKey = 0;
-    for (const [kind, list] of Object.entries(state.records)) {
-      const ids = new Set<string>();
-      const keys = new Set<number>();
-      for (const item of list ?? []) {
-        if (ids.has(item.id)) throw new Error(`store: ${kind} ${item.id} appears twice`);
-        if (!Number.isSafeInteger(item.key) || item.key < 1 || keys.has(item.key))
-          throw new Error(`store: ${kind} ${item.id} has a missing or repeated key ${item.key}`);
-        ids.add(item.id);
-        keys.add(item.key);
-        maxKey = Math.max(maxKey, item.key);
-      }
-    }
+    const maxKey = checkedImport(state);
     this.clearNow();
     for (const [kind, list] of Object.entries(state.records) as Array<[Kind, StoredRecord[]]>) {
       const table = this.table(kind);

@@ -11,8 +11,7 @@ import { demoFixtures } from '../http/harness';
 import { prng, SEED, shuffled, size } from '../reliability/support/env';
 import type { Answer } from '../reliability/support/http-client';
 import { describeWithRedis } from '../support/redis-suite';
-import { serviceClient, startReplicas, type CustomerClient, type Replicas, type ServiceClient } from '../support/replicas';
-import { startRoundRobin, type RoundRobin } from '../support/round-robin';
+import { startBalancedReplicas, type BalancedReplicas, type CustomerClient, type ServiceClient } from '../support/replicas';
 
 const QUOTE_RACERS = size('REPLICAS_RACE_CONCURRENCY', 100);
 const KEY_RACERS = size('REPLICAS_IDEMPOTENCY_CONCURRENCY', 50);
@@ -29,26 +28,22 @@ function expectStatus(answer: Answer, status: number, what: string): Answer {
 }
 
 describeWithRedis('two replicas on one Redis, behind a round-robin balancer: races', (redis) => {
-  let replicas: Replicas;
-  let balancer: RoundRobin;
+  let cluster: BalancedReplicas;
   let service: ServiceClient;
 
   beforeAll(async () => {
     // Settlement only through the control API, so every race decides what it tests.
-    replicas = await startReplicas(2, { redisUrl: redis().url, env: { AUTO_SETTLE_MS: 'off' } });
-    balancer = await startRoundRobin(replicas.urls);
-    service = serviceClient(balancer.url);
+    cluster = await startBalancedReplicas(2, { redisUrl: redis().url, env: { AUTO_SETTLE_MS: 'off' } });
+    service = cluster.service;
   }, START_MS);
 
   afterAll(async () => {
-    service?.close();
-    await balancer?.close();
-    await replicas?.stopAll();
+    await cluster?.close();
     console.log(
       `[replicas] races.test.ts: quoteRacers=${QUOTE_RACERS} keyRacers=${KEY_RACERS} conservationRuns=${CONSERVATION_RUNS} ` +
         `conservationActions=${CONSERVATION_ACTIONS} ` +
         `actions=${stats.actions} operations=${stats.operations} completed=${stats.completed} failed=${stats.failed} ` +
-        `refused=${stats.refused} requestsPerReplica=${balancer?.counts.join('/')} seed=${SEED}`,
+        `refused=${stats.refused} requestsPerReplica=${cluster?.balancer.counts.join('/')} seed=${SEED}`,
     );
   }, START_MS);
 
@@ -81,11 +76,11 @@ describeWithRedis('two replicas on one Redis, behind a round-robin balancer: rac
   it(`${QUOTE_RACERS} concurrent deposits on one quote over both replicas: one 201, the others 409 QUOTE_ALREADY_CONSUMED`, async () => {
     const { api, funded } = await freshCustomer();
     const q = await quote(api, { accountId: funded, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '10.00' });
-    const before = [...balancer.counts];
+    const before = [...cluster.balancer.counts];
     const body = { accountId: funded, quoteId: q.id, fundingInstruction: { rail: 'PIX' } };
     const answers = await Promise.all(Array.from({ length: QUOTE_RACERS }, () => api.post('/v1/operations/deposits', body)));
     // Both replicas took part in the race.
-    expect(balancer.counts.map((c, i) => c - before[i]!).every((c) => c >= Math.floor(QUOTE_RACERS / 2))).toBe(true);
+    expect(cluster.balancer.counts.map((c, i) => c - before[i]!).every((c) => c >= Math.floor(QUOTE_RACERS / 2))).toBe(true);
 
     const winners = answers.filter((a) => a.status === 201);
     const losers = answers.filter((a) => a.status !== 201);

@@ -6,8 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { Answer } from '../reliability/support/http-client';
 import { describeWithRedis } from '../support/redis-suite';
-import { serviceClient, startReplicas, type CustomerClient, type Replicas, type ServiceClient } from '../support/replicas';
-import { startRoundRobin, type RoundRobin } from '../support/round-robin';
+import {
+  serviceClient,
+  startBalancedReplicas,
+  startReplicas,
+  type BalancedReplicas,
+  type CustomerClient,
+  type Replicas,
+  type ServiceClient,
+} from '../support/replicas';
 
 const START_MS = 120_000;
 
@@ -30,20 +37,17 @@ async function down(url: string): Promise<boolean> {
 
 describeWithRedis('two replicas on one Redis: restarts', (redis) => {
   describe('every replica stopped and started again', () => {
+    let cluster: BalancedReplicas;
     let replicas: Replicas;
-    let balancer: RoundRobin;
     let service: ServiceClient;
 
     beforeAll(async () => {
-      replicas = await startReplicas(2, { redisUrl: redis().url, env: { AUTO_SETTLE_MS: 'off' } });
-      balancer = await startRoundRobin(replicas.urls);
-      service = serviceClient(balancer.url);
+      cluster = await startBalancedReplicas(2, { redisUrl: redis().url, env: { AUTO_SETTLE_MS: 'off' } });
+      ({ replicas, service } = cluster);
     }, START_MS);
 
     afterAll(async () => {
-      service?.close();
-      await balancer?.close();
-      await replicas?.stopAll();
+      await cluster?.close();
     }, START_MS);
 
     it(

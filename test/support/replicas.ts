@@ -16,6 +16,7 @@ import { Agent } from 'node:http';
 import { send, type Answer } from '../reliability/support/http-client';
 import { freePort } from '../../scripts/free-port';
 import { projectPath } from '../../spec/project-root';
+import { startRoundRobin, type RoundRobin } from './round-robin';
 
 export interface ReplicaOptions {
   /** The Redis every replica keeps its state in; undefined: in-memory replicas (each its own state; for testing this harness). */
@@ -193,3 +194,28 @@ export function serviceClient(baseUrl: string) {
 
 export type ServiceClient = ReturnType<typeof serviceClient>;
 export type CustomerClient = ReturnType<ServiceClient['as']>;
+
+export interface BalancedReplicas {
+  replicas: Replicas;
+  balancer: RoundRobin;
+  /** Calls through the balancer. */
+  service: ServiceClient;
+  close(): Promise<void>;
+}
+
+/** `n` replicas on one Redis behind the strict round-robin balancer, with a client through it. */
+export async function startBalancedReplicas(n: number, options: ReplicaOptions): Promise<BalancedReplicas> {
+  const replicas = await startReplicas(n, options);
+  const balancer = await startRoundRobin(replicas.urls);
+  const service = serviceClient(balancer.url);
+  return {
+    replicas,
+    balancer,
+    service,
+    async close() {
+      service.close();
+      await balancer.close();
+      await replicas.stopAll();
+    },
+  };
+}

@@ -71,7 +71,8 @@ return 1`,
   /**
    * KEYS: list, records. ARGV: limit, descending ('1'/'0'), cursor key ('' for the first page),
    * direction (NEXT or PREVIOUS). One page in the requested order, as the memory store's walk
-   * (slice.ts) has it: {hasBefore, hasAfter, id, key, json, id, key, json, ...}.
+   * (slice.ts) has it: {hasBefore, hasAfter, id, key, sha1, id, key, sha1, ...}: the SHA-1 of each
+   * record's JSON, not the JSON, so a replica that holds the record already reads only its hash.
    */
   fosPage: {
     keys: 2,
@@ -109,7 +110,7 @@ for i = 1, count do
 end
 if count > 0 then
   local records = redis.call('HMGET', KEYS[2], unpack(ids))
-  for i = 1, count do out[2 + 3 * i] = records[i] end
+  for i = 1, count do out[2 + 3 * i] = records[i] and redis.sha1hex(records[i]) end
 end
 return out`,
   },

@@ -12,7 +12,10 @@ import type { ClockState } from '../../clock';
 import { unavailableOnLoss, type RedisClient } from './connection';
 
 /** The journal is trimmed after this many pushes: it holds at most its size plus about this many per replica. */
-const TRIM_EVERY = 50;
+const TRIM_EVERY = 200;
+/** Journal entries wait at most this long, or for this many, before they go to Redis in one command. */
+const JOURNAL_FLUSH_MS = 10;
+const JOURNAL_BATCH = 100;
 
 export interface ControlState {
   clock: ClockState | undefined;
@@ -22,7 +25,10 @@ export interface ControlState {
 export class RedisSharedState {
   private pushes = 0;
   private journalBatch: string[] = [];
-  private journalFlush: Promise<unknown> | undefined;
+  private journalTimer: NodeJS.Timeout | undefined;
+  private journalSize = 1;
+  /** Told when journal entries could not be written (the requests were answered already). */
+  onJournalLost: (error: unknown) => void = () => undefined;
 
   constructor(
     readonly client: RedisClient,
@@ -128,18 +134,39 @@ return 1`,
   }
 
   // ---------------------------------------------------------------- journal
-  /** Adds a request (newest first); trimmed to `size` now and then, so a push is one command. */
-  journalPush(json: string, size: number): Promise<unknown> {
+  /**
+   * Adds a request (newest first). Entries are gathered and go out as one LPUSH every few
+   * milliseconds (or every 100 entries), and the list is trimmed to `size` now and then: under
+   * load, far fewer commands than requests. A journal read flushes every replica first.
+   */
+  journalPush(json: string, size: number): void {
+    this.journalSize = size;
+    this.journalBatch.push(json);
+    if (this.journalBatch.length >= JOURNAL_BATCH) void this.journalFlush().catch(this.onJournalLost);
+    else this.journalTimer ??= setTimeout(() => void this.journalFlush().catch(this.onJournalLost), JOURNAL_FLUSH_MS);
+  }
+
+  /** Sends the gathered entries now. */
+  async journalFlush(): Promise<void> {
+    if (this.journalTimer) clearTimeout(this.journalTimer);
+    this.journalTimer = undefined;
+    const batch = this.journalBatch;
+    this.journalBatch = [];
+    if (batch.length === 0) return;
     const key = this.key('c:journal');
-    if (++this.pushes % TRIM_EVERY === 0)
-      return unavailableOnLoss(
-        this.client
-          .multi()
-          .lpush(key, json)
-          .ltrim(key, 0, size - 1)
-          .exec(),
-      );
-    return unavailableOnLoss(this.client.lpush(key, json));
+    this.pushes += batch.length;
+    if (this.pushes < TRIM_EVERY) {
+      await unavailableOnLoss(this.client.lpush(key, ...batch));
+      return;
+    }
+    this.pushes = 0;
+    await unavailableOnLoss(
+      this.client
+        .multi()
+        .lpush(key, ...batch)
+        .ltrim(key, 0, this.journalSize - 1)
+        .exec(),
+    );
   }
 
   journalLatest(limit: number): Promise<string[]> {
