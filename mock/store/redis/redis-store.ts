@@ -7,12 +7,11 @@
 // Layout under the prefix (default "fos:"), all store data under "s:" so `clear` leaves the
 // clock, faults and the shared secret (shared-state.ts) alone:
 //   s:seq                    insertion sequence (the keys cursors name)
-//   s:rec:<kind>             hash id → record JSON
+//   s:rec:<kind>             hash id → "<version>|<record JSON>" (version: a new one from "version" on every write)
 //   s:meta:<kind>            hash id → "<key>|<scope>"
 //   s:list:<kind>:<scope>    sorted set id by key: a page is O(log n + page size)
 //   s:bal:<account>          hash asset → decimal string; s:bal-accounts: the accounts that have one
 //   s:idem:<key>, s:idem-exp idempotency entries and their expiry (mock time) index
-import { createHash } from 'node:crypto';
 import { Decimal } from '../decimal';
 import { deepFreeze } from '../freeze';
 import { checkedImport } from '../import-check';
@@ -36,7 +35,8 @@ import { defineScripts, runScript, type ScriptName } from './scripts';
 const MAX_ATTEMPTS = 1_000;
 /**
  * Parsed records kept per process: a record read again unchanged is the same frozen object, which
- * the response encoder's cache keys on. Never stale: the stored JSON is read every time and compared.
+ * the response encoder's cache keys on. Never stale: the stored value (or, for pages, its version,
+ * new on every write) is read every time and compared.
  */
 const PARSED_CACHE_SIZE = 20_000;
 /** Records fetched per round trip while a filtered page walks its list. */
@@ -49,7 +49,7 @@ export interface RedisStoreOptions {
 }
 
 export class RedisStore implements Store {
-  private readonly parsed = new Map<string, { raw: string; record: unknown; sha?: string }>();
+  private readonly parsed = new Map<string, { stored: string; version: string; record: unknown }>();
 
   private constructor(
     readonly client: RedisClient,
@@ -69,6 +69,10 @@ export class RedisStore implements Store {
   // ---------------------------------------------------------------- keys
   private key(...parts: string[]): string {
     return `${this.prefix}s:${parts.join(':')}`;
+  }
+  /** The version counter: outside "s:", so neither clear nor import starts it again (a cached version is never reused). */
+  private versionKey() {
+    return `${this.prefix}version`;
   }
   private records(kind: Kind) {
     return this.key('rec', kind);
@@ -94,23 +98,22 @@ export class RedisStore implements Store {
     return unavailableOnLoss(call);
   }
 
-  /** The parsed record whose stored JSON has this SHA-1, if this process holds it. */
-  private cachedBySha(kind: Kind, id: string, sha: string): unknown {
+  /** The parsed record at this version, if this process holds it. */
+  private cached(kind: Kind, id: string, version: string): unknown {
     const hit = this.parsed.get(`${kind}\u0000${id}`);
-    if (!hit) return undefined;
-    hit.sha ??= createHash('sha1').update(hit.raw).digest('hex');
-    return hit.sha === sha ? hit.record : undefined;
+    return hit && hit.version === version ? hit.record : undefined;
   }
 
-  /** The stored JSON as a frozen record; the same object as last time when the JSON is unchanged. */
-  private decode(kind: Kind, id: string, raw: string): unknown {
+  /** A stored value ("<version>|<json>") as a frozen record; the same object as last time when it is unchanged. */
+  private decode(kind: Kind, id: string, stored: string): unknown {
     const name = `${kind}\u0000${id}`;
     const hit = this.parsed.get(name);
-    if (hit && hit.raw === raw) return hit.record;
-    const record = deepFreeze(JSON.parse(raw) as unknown);
+    if (hit && hit.stored === stored) return hit.record;
+    const bar = stored.indexOf('|');
+    const record = deepFreeze(JSON.parse(stored.slice(bar + 1)) as unknown);
     if (hit) this.parsed.delete(name);
     else if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value as string);
-    this.parsed.set(name, { raw, record });
+    this.parsed.set(name, { stored, version: stored.slice(0, bar), record });
     return record;
   }
 
@@ -124,7 +127,7 @@ export class RedisStore implements Store {
     try {
       await this.run(
         'fosInsert',
-        [this.records(kind), this.meta(kind), this.list(kind, scope), this.key('seq')],
+        [this.records(kind), this.meta(kind), this.list(kind, scope), this.key('seq'), this.versionKey()],
         [id, JSON.stringify(record), scope],
       );
     } catch (error) {
@@ -136,7 +139,7 @@ export class RedisStore implements Store {
 
   async replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void> {
     try {
-      await this.run('fosReplace', [this.records(kind)], [id, JSON.stringify(record)]);
+      await this.run('fosReplace', [this.records(kind), this.versionKey()], [id, JSON.stringify(record)]);
     } catch (error) {
       if ((error as Error).message.includes('store: record does not exist'))
         throw new Error(`store: ${kind} ${id} does not exist`, { cause: error });
@@ -194,10 +197,11 @@ export class RedisStore implements Store {
       [this.list(kind, query.scope), this.records(kind)],
       [query.limit, query.order === 'DESCENDING' ? '1' : '0', query.from ? String(query.from.key) : '', query.from?.direction ?? 'NEXT'],
     )) as Array<string | number | null>;
-    // Records whose stored JSON this process has parsed already (same SHA-1) are not fetched again.
-    const listed: Array<{ id: string; key: number; sha: string }> = [];
-    for (let i = 2; i < reply.length; i += 3) listed.push({ id: reply[i] as string, key: Number(reply[i + 1]), sha: String(reply[i + 2]) });
-    const missing = listed.filter((item) => this.cachedBySha(kind, item.id, item.sha) === undefined).map((item) => item.id);
+    // Records this process has parsed at the version listed are not fetched again.
+    const listed: Array<{ id: string; key: number; version: string }> = [];
+    for (let i = 2; i < reply.length; i += 3)
+      listed.push({ id: reply[i] as string, key: Number(reply[i + 1]), version: String(reply[i + 2]) });
+    const missing = listed.filter((item) => this.cached(kind, item.id, item.version) === undefined).map((item) => item.id);
     if (missing.length > 0) {
       const fetched = await this.call(this.client.hmget(this.records(kind), ...missing));
       missing.forEach((id, i) => {
@@ -208,7 +212,7 @@ export class RedisStore implements Store {
     const items: PageSlice<RecordTypes[K]>['items'] = [];
     for (const item of listed) {
       // A record changed again since the page was read is shown as it is now; one removed since is left out.
-      const record = this.cachedBySha(kind, item.id, item.sha) ?? this.parsed.get(`${kind}\u0000${item.id}`)?.record;
+      const record = this.cached(kind, item.id, item.version) ?? this.parsed.get(`${kind}\u0000${item.id}`)?.record;
       if (record !== undefined) items.push({ key: item.key, record: record as RecordTypes[K] });
     }
     return { items, hasBefore: reply[0] === 1, hasAfter: reply[1] === 1 };
@@ -252,11 +256,11 @@ export class RedisStore implements Store {
 
   // ---------------------------------------------------------------- quotes
   async consumeQuote(quoteId: string, operationId: string): Promise<boolean> {
-    return (await this.run('fosConsumeQuote', [this.records('quote')], [quoteId, operationId])) === 1;
+    return (await this.run('fosConsumeQuote', [this.records('quote'), this.versionKey()], [quoteId, operationId])) === 1;
   }
 
   async releaseQuote(quoteId: string, operationId: string): Promise<void> {
-    await this.run('fosReleaseQuote', [this.records('quote')], [quoteId, operationId]);
+    await this.run('fosReleaseQuote', [this.records('quote'), this.versionKey()], [quoteId, operationId]);
   }
 
   // ---------------------------------------------------------------- balances
@@ -281,7 +285,8 @@ export class RedisStore implements Store {
       const refused = next.isNegative();
       const write = refused ? '' : next.toFixed();
       // A refusal too is checked against the stored value: it must not rest on a stale read.
-      if (await this.commit(undefined, [{ accountId, asset, expected: stored ?? '', next: write }])) return refused ? null : write;
+      if ((await this.commit(undefined, [{ accountId, asset, expected: stored ?? '', next: write }])) !== undefined)
+        return refused ? null : write;
     }
     throw new Error(`store: balance ${accountId} ${asset} kept changing`);
   }
@@ -323,24 +328,29 @@ export class RedisStore implements Store {
           short = { accountId: move.accountId, asset: move.asset, balance: new Decimal(stored ?? 0).toFixed() };
         checks.set(name, check);
       });
-      const nextRaw = short ? '' : JSON.stringify(next);
+      const nextJson = short ? '' : JSON.stringify(next);
       const balanceWrites = [...checks.values()].map((c) => ({ ...c, next: short ? '' : c.value.toFixed() }));
-      if (await this.commit({ kind, id, expected: raw, next: nextRaw }, balanceWrites)) {
-        return short ? { short } : { record: (nextRaw ? this.decode(kind, id, nextRaw) : next) as RecordTypes[K] };
-      }
+      const stored = await this.commit({ kind, id, expected: raw, next: nextJson }, balanceWrites);
+      if (stored !== undefined) return short ? { short } : { record: this.decode(kind, id, stored) as RecordTypes[K] };
     }
     throw new Error(`store: ${kind} ${id} kept changing`);
   }
 
-  /** Writes a record and balances only if each still holds the value read (a next of '' only checks). */
+  /**
+   * Writes a record (JSON; the script stamps its new version) and balances only if each still
+   * holds the value read (a next of '' only checks). Undefined when something changed since;
+   * otherwise the record's new stored value, or '' when no record was written.
+   */
   private async commit(
     record: { kind: Kind; id: string; expected: string; next: string } | undefined,
     balances: Array<{ accountId: string; asset: string; expected: string; next: string }>,
-  ): Promise<boolean> {
+  ): Promise<string | undefined> {
     const args: Array<string | number> = [record?.id ?? '', record?.expected ?? '', record?.next ?? '', balances.length];
     for (const b of balances) args.push(this.balanceKey(b.accountId), b.accountId, b.asset, b.expected, b.next);
     const recordsKey = record ? this.records(record.kind) : this.key('unused');
-    return (await this.run('fosCommit', [recordsKey, this.key('bal-accounts')], args)) === 1;
+    const reply = await this.run('fosCommit', [recordsKey, this.key('bal-accounts'), this.versionKey()], args);
+    if (reply === 0) return undefined;
+    return typeof reply === 'string' ? reply : '';
   }
 
   // ---------------------------------------------------------------- idempotency keys
@@ -375,7 +385,8 @@ export class RedisStore implements Store {
       ]);
       const list: StoredRecord[] = Object.entries(meta).map(([id, value]) => {
         const bar = value.indexOf('|');
-        return { scope: value.slice(bar + 1), id, key: Number(value.slice(0, bar)), record: JSON.parse(stored[id] as string) as unknown };
+        const body = (stored[id] as string).slice((stored[id] as string).indexOf('|') + 1);
+        return { scope: value.slice(bar + 1), id, key: Number(value.slice(0, bar)), record: JSON.parse(body) as unknown };
       });
       list.sort((a, b) => a.key - b.key);
       if (list.length > 0) records[kind] = list;
@@ -416,11 +427,14 @@ export class RedisStore implements Store {
     // Everything is checked before anything changes; then one MULTI replaces the whole state.
     const maxKey = checkedImport(state);
     const existing = await this.scan(this.key('*'));
+    // A block of new versions, one per record: none a replica has cached under the same id.
+    const count = Object.values(state.records).reduce((n, list) => n + (list?.length ?? 0), 0);
+    let version = (await this.call(this.client.incrby(this.versionKey(), count))) - count;
     const write = this.client.multi();
     if (existing.length > 0) write.unlink(...existing);
     for (const [kind, list] of Object.entries(state.records) as Array<[Kind, StoredRecord[]]>) {
       for (const item of list) {
-        write.hset(this.records(kind), item.id, JSON.stringify(item.record));
+        write.hset(this.records(kind), item.id, `${++version}|${JSON.stringify(item.record)}`);
         write.hset(this.meta(kind), item.id, `${item.key}|${item.scope}`);
         write.zadd(this.list(kind, item.scope), item.key, item.id);
       }

@@ -5,26 +5,33 @@
 // doubles): Node computes new balances in decimal and `commit` writes them only if every value
 // it read is still the one stored. Key names a script builds from its arguments (a scope's list,
 // an account's balances) assume one Redis server, not a Redis Cluster.
+//
+// A record is stored as "<version>|<json>": every write takes a new version from one counter
+// (KEYS "version", never cleared), so a replica that has parsed a record can tell from its
+// version alone, without its JSON, whether it still holds it as stored (pages answer versions).
+const STAMP = `
+local function stamp(json) return redis.call('INCR', KEYS[#KEYS]) .. '|' .. json end
+local function body(stored) return string.sub(stored, string.find(stored, '|', 1, true) + 1) end`;
 import type { RedisClient } from './connection';
 
 const SCRIPTS = {
-  /** KEYS: records, meta, list, sequence. ARGV: id, json, scope. Answers the insertion key, or an error when the id exists. */
+  /** KEYS: records, meta, list, sequence, version. ARGV: id, json, scope. Answers the insertion key, or an error when the id exists. */
   fosInsert: {
-    keys: 4,
-    lua: `
+    keys: 5,
+    lua: `${STAMP}
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return redis.error_reply('store: record exists already') end
 local key = redis.call('INCR', KEYS[4])
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[1], stamp(ARGV[2]))
 redis.call('HSET', KEYS[2], ARGV[1], key .. '|' .. ARGV[3])
 redis.call('ZADD', KEYS[3], key, ARGV[1])
 return key`,
   },
-  /** KEYS: records. ARGV: id, json. */
+  /** KEYS: records, version. ARGV: id, json. */
   fosReplace: {
-    keys: 1,
-    lua: `
+    keys: 2,
+    lua: `${STAMP}
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return redis.error_reply('store: record does not exist') end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[1], stamp(ARGV[2]))
 return 1`,
   },
   /** KEYS: records, meta. ARGV: id, list key prefix. Removes the record and its place in its list. */
@@ -40,14 +47,15 @@ redis.call('ZREM', ARGV[2] .. string.sub(meta, bar + 1), ARGV[1])
 return 1`,
   },
   /**
-   * KEYS: records (or the same key unused), balance accounts set. ARGV: id ('' for none),
-   * expected json, next json ('' to only check), n, then n times: balance key, account id,
-   * asset, expected value ('' when absent), next value ('' to only check). Writes everything
-   * (1) or nothing (0) when a value read has changed since.
+   * KEYS: records (or the same key unused), balance accounts set, version. ARGV: id ('' for
+   * none), expected stored value, next json ('' to only check), n, then n times: balance key,
+   * account id, asset, expected value ('' when absent), next value ('' to only check). Writes
+   * everything or nothing (0) when a value read has changed since; answers the record's new
+   * stored value when it wrote one, else 1.
    */
   fosCommit: {
-    keys: 2,
-    lua: `
+    keys: 3,
+    lua: `${STAMP}
 local n = tonumber(ARGV[4])
 if ARGV[1] ~= '' then
   local current = redis.call('HGET', KEYS[1], ARGV[1])
@@ -58,7 +66,11 @@ for i = 0, n - 1 do
   local current = redis.call('HGET', ARGV[at], ARGV[at + 2]) or ''
   if current ~= ARGV[at + 3] then return 0 end
 end
-if ARGV[1] ~= '' and ARGV[3] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+local stored = 1
+if ARGV[1] ~= '' and ARGV[3] ~= '' then
+  stored = stamp(ARGV[3])
+  redis.call('HSET', KEYS[1], ARGV[1], stored)
+end
 for i = 0, n - 1 do
   local at = 5 + i * 5
   if ARGV[at + 4] ~= '' then
@@ -66,13 +78,13 @@ for i = 0, n - 1 do
     redis.call('SADD', KEYS[2], ARGV[at + 1])
   end
 end
-return 1`,
+return stored`,
   },
   /**
    * KEYS: list, records. ARGV: limit, descending ('1'/'0'), cursor key ('' for the first page),
    * direction (NEXT or PREVIOUS). One page in the requested order, as the memory store's walk
-   * (slice.ts) has it: {hasBefore, hasAfter, id, key, sha1, id, key, sha1, ...}: the SHA-1 of each
-   * record's JSON, not the JSON, so a replica that holds the record already reads only its hash.
+   * (slice.ts) has it: {hasBefore, hasAfter, id, key, version, id, key, version, ...}: each record's
+   * version, not its JSON, so a replica that holds the record already reads only the version.
    */
   fosPage: {
     keys: 2,
@@ -110,7 +122,10 @@ for i = 1, count do
 end
 if count > 0 then
   local records = redis.call('HMGET', KEYS[2], unpack(ids))
-  for i = 1, count do out[2 + 3 * i] = records[i] and redis.sha1hex(records[i]) end
+  for i = 1, count do
+    local r = records[i]
+    out[2 + 3 * i] = r and string.sub(r, 1, string.find(r, '|', 1, true) - 1)
+  end
 end
 return out`,
   },
@@ -141,28 +156,28 @@ for i = 1, #ids do
 end
 return out`,
   },
-  /** KEYS: quote records. ARGV: quote id, operation id. 1 when this operation now holds the quote. */
+  /** KEYS: quote records, version. ARGV: quote id, operation id. 1 when this operation now holds the quote. */
   fosConsumeQuote: {
-    keys: 1,
-    lua: `
+    keys: 2,
+    lua: `${STAMP}
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return 0 end
-local quote = cjson.decode(raw)
+local quote = cjson.decode(body(raw))
 if quote.operationId ~= cjson.null then return 0 end
 quote.operationId = ARGV[2]
-redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(quote))
+redis.call('HSET', KEYS[1], ARGV[1], stamp(cjson.encode(quote)))
 return 1`,
   },
-  /** KEYS: quote records. ARGV: quote id, operation id. Gives the quote back if that operation holds it. */
+  /** KEYS: quote records, version. ARGV: quote id, operation id. Gives the quote back if that operation holds it. */
   fosReleaseQuote: {
-    keys: 1,
-    lua: `
+    keys: 2,
+    lua: `${STAMP}
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return 0 end
-local quote = cjson.decode(raw)
+local quote = cjson.decode(body(raw))
 if quote.operationId ~= ARGV[2] then return 0 end
 quote.operationId = cjson.null
-redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(quote))
+redis.call('HSET', KEYS[1], ARGV[1], stamp(cjson.encode(quote)))
 return 1`,
   },
   /**
