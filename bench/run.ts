@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/latest.json and latest.md.
 // Knobs (environment), for a quick smoke run or a subset:
-//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite (default all). The
+//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite,redis (default all). The
 //                                sections not run keep their last results in latest.json/.md.
 //   BENCH_DURATION, BENCH_ROUNDS seconds per load run (default 5) and rounds (default 3), for all.
 //   BENCH_SCALING_SIZES          operations stored (default 1000,100000,1000000).
@@ -9,16 +9,18 @@
 //   BENCH_WEBHOOK_DELIVERIES     deliveries per burst (default 10000).
 //   BENCH_WEBHOOK_RATE           deliveries a second in the paced phase (default 1000).
 //   BENCH_SUITE_ROUNDS           contract-suite runs (default BENCH_ROUNDS).
+//   BENCH_REDIS_CONNECTIONS      connections of the Redis-mode runs (default 10,50).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { projectPath } from '../spec/project-root';
 import { tableRow } from './lib/markdown';
+import { redisMode, redisModeMarkdown, type RedisModeResult } from './redis-mode';
 import { scaling, scalingMarkdown, type ScalingResult } from './scaling';
 import { suiteMarkdown, suiteTime, type SuiteResult } from './suite-time';
 import { throughput, type Row } from './throughput';
 import { webhookMarkdown, webhooks, type WebhookResult } from './webhooks';
 
-const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite'] as const;
+const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'redis'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 /** Each new section carries the machine and settings it ran with: a subset run keeps the others. */
@@ -34,6 +36,7 @@ interface Results {
   scaling?: Section<ScalingResult>;
   webhooks?: Section<WebhookResult>;
   suite?: Section<SuiteResult>;
+  redis?: Section<RedisModeResult>;
 }
 
 function ratioTable(rows: Row[]): string[] {
@@ -89,6 +92,7 @@ function markdown(results: Results): string {
   if (results.scaling) section(scalingMarkdown(results.scaling), results.scaling);
   if (results.webhooks) section(webhookMarkdown(results.webhooks), results.webhooks);
   if (results.suite) section(suiteMarkdown(results.suite), results.suite);
+  if (results.redis) section(redisModeMarkdown(results.redis), results.redis);
   return lines.join('\n');
 }
 
@@ -154,6 +158,18 @@ async function main() {
     const result = await suiteTime(Number(process.env.BENCH_SUITE_ROUNDS ?? rounds));
     results.suite = { machine, at, ...result };
     if (result.failedRounds > 0) problems.push(`the contract suite failed in ${result.failedRounds} round(s)`);
+  }
+  if (runs('redis')) {
+    const result = await redisMode({ durationS, rounds, connections: list(process.env.BENCH_REDIS_CONNECTIONS, [10, 50]) });
+    results.redis = { machine, at, ...result };
+    for (const r of result.rows.filter((row) => row.non2xx > 0))
+      problems.push(`non-2xx answers from ${r.target} (${r.benchmark}, ${r.connections} conn)`);
+    // The targets are goals to report, not validity: a miss does not make the run invalid.
+    for (const r of result.ratios) {
+      const p99 = r.p99Met === null ? '' : `, p99 ${r.p99Redis} ms < 20 ms ${r.p99Met ? 'met' : 'MISSED'}`;
+      const rps = `${r.rps.toFixed(2)}× memory req/s ≥ 0.5× ${r.throughputMet ? 'met' : 'MISSED'}`;
+      process.stdout.write(`Redis mode, ${r.benchmark} at ${r.connections} connections: ${rps}${p99}\n`);
+    }
   }
 
   // The JSON first: the numbers are kept even if rendering them fails.

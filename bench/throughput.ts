@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, median, type LoadRequest, type LoadResult } from './lib/load';
+import { load, median, serviceRequests, type LoadResult } from './lib/load';
 import { freePort, memoryOf, startServer, type Server, type ServerSpec } from './lib/processes';
 import { bareHttp, benchFixtures, expressJson, fosMock, prism, tokenFrom } from './lib/targets';
 
@@ -60,16 +60,7 @@ export async function throughput(
       entries.push({ spec, endpoints: ['list'] });
     }
     const accountId = (JSON.parse(page) as { data: Array<{ id: string }> }).data[0]?.id as string;
-    const requests: Record<'list' | 'quote', LoadRequest> = {
-      list: { method: 'GET', path: '/api/accounts?limit=10', headers: { authorization: `Bearer ${token}` } },
-      quote: {
-        method: 'POST',
-        path: '/v1/quotes',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ accountId, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '100.00' }),
-        freshIdempotencyKey: true,
-      },
-    };
+    const requests = serviceRequests(token, accountId);
 
     const samples = new Map<string, LoadResult[]>();
     for (let round = 0; round < options.rounds; round++) {

@@ -49,3 +49,17 @@ export function median(values: number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
+
+/** The two requests the throughput benchmarks load: the first page of accounts, and a quote (a fresh idempotency key each). */
+export function serviceRequests(token: string, accountId: string): Record<'list' | 'quote', LoadRequest> {
+  return {
+    list: { method: 'GET', path: '/api/accounts?limit=10', headers: { authorization: `Bearer ${token}` } },
+    quote: {
+      method: 'POST',
+      path: '/v1/quotes',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '100.00' }),
+      freshIdempotencyKey: true,
+    },
+  };
+}

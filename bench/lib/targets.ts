@@ -39,6 +39,19 @@ export function fosMock(name: string, port: number, fixtures: string, strict: bo
   };
 }
 
+/** fosMock keeping its state in the Redis at `redisUrl` (REDIS_URL): one replica of a Redis-backed mock. */
+export function fosMockOnRedis(
+  name: string,
+  port: number,
+  fixtures: string,
+  strict: boolean,
+  redisUrl: string,
+  prefix = 'fos:',
+): ServerSpec {
+  const spec = fosMock(name, port, fixtures, strict);
+  return { ...spec, env: { ...spec.env, REDIS_URL: redisUrl, REDIS_PREFIX: prefix } };
+}
+
 export function prism(name: string, port: number, silent: boolean): ServerSpec {
   return {
     name,
