@@ -149,6 +149,12 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     scheduler: deps.scheduler,
     webhooks,
     onError: (error: unknown) => logger.warn({ err: error }, 'cannot read the shared control state'),
+    heal: redis
+      ? async () => {
+          await redis.shared.secret(config.secret);
+          await store.seedOnce(() => loadFixtures(store, fixtures));
+        }
+      : undefined,
   };
   const cluster = redis
     ? await sharedCluster(parts, redis.shared, (handle) =>

@@ -14,11 +14,11 @@ import type { RedisBus } from '../store/redis/bus';
 import type { RedisSharedState } from '../store/redis/shared-state';
 
 /**
- * What a replica is asked to do: report its earliest job, run what is due, wait for its work,
- * drop its jobs, take the shared clock and faults as they are now, or send its journal entries.
+ * What a replica is asked to do: report its earliest job, run what is due, wait for its work
+ * (or only its running jobs), drop its jobs, take the shared clock and faults as they are now, or send its journal entries.
  */
-export type ClusterAction = 'next-due' | 'run-due' | 'idle' | 'clear-jobs' | 'sync' | 'flush-journal';
-const ACTIONS: readonly string[] = ['next-due', 'run-due', 'idle', 'clear-jobs', 'sync', 'flush-journal'];
+export type ClusterAction = 'next-due' | 'run-due' | 'idle' | 'wait-jobs' | 'clear-jobs' | 'sync' | 'flush-journal';
+const ACTIONS: readonly string[] = ['next-due', 'run-due', 'idle', 'wait-jobs', 'clear-jobs', 'sync', 'flush-journal'];
 
 /** Every this often a replica reads the shared control state, in case it missed an announcement. */
 const RESYNC_MS = 1_000;
@@ -29,13 +29,23 @@ export interface ReplicaParts {
   journal: { flush(): Promise<void> };
   scheduler: Scheduler;
   webhooks: { idle(): Promise<void> };
+  /**
+   * Puts back what the shared state must hold should Redis have lost it (restarted empty, or
+   * flushed): the secret this replica signs with, the fixtures. Run every second.
+   */
+  heal?: () => Promise<void>;
   onError(error: unknown): void;
 }
 
 export interface Cluster {
   /** Runs an action on every replica; each one's reply (next-due: its earliest due time, else null). */
   ask(action: ClusterAction): Promise<Array<number | null>>;
-  /** Publishes this replica's clock after a control call moved it (every replica takes it at its next `sync`). */
+  /**
+   * Moves the clock forward by `ms`, as one atomic step on the shared clock (two replicas
+   * advancing at once add up), and takes the result here.
+   */
+  advanceClock(ms: number): Promise<void>;
+  /** Publishes this replica's clock after a control call froze or unfroze it (every replica takes it at its next `sync`). */
   clockChanged(): Promise<void>;
   /**
    * Tells every replica that the faults changed, and waits until each one has taken them.
@@ -66,6 +76,9 @@ async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => 
       await parts.scheduler.idle();
       await parts.webhooks.idle();
       return null;
+    case 'wait-jobs':
+      await parts.scheduler.idle();
+      return null;
     case 'clear-jobs':
       // A job already running finishes against the old state rather than half into the new one.
       await parts.scheduler.idle();
@@ -78,6 +91,10 @@ async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => 
 export function localCluster(parts: ReplicaParts): Cluster {
   return {
     ask: async (action) => [await perform(parts, action)],
+    advanceClock: (ms) => {
+      parts.clock.advance(ms);
+      return Promise.resolve();
+    },
     clockChanged: () => Promise.resolve(),
     announceFaults: () => Promise.resolve(),
     assertAvailable: () => undefined,
@@ -103,11 +120,17 @@ export async function sharedCluster(
     if (!ACTIONS.includes(message)) return Promise.reject(new Error(`cluster: unknown action ${JSON.stringify(message)}`));
     return perform(parts, message as ClusterAction, sync);
   });
-  const resync = setInterval(() => void sync().catch((error: unknown) => parts.onError(error)), RESYNC_MS);
+  const resync = setInterval(() => {
+    bus.heartbeat();
+    void sync()
+      .then(() => parts.heal?.())
+      .catch((error: unknown) => parts.onError(error));
+  }, RESYNC_MS);
   resync.unref();
   const ask = async (action: ClusterAction) => (await bus.ask(action)).map((reply) => (typeof reply === 'number' ? reply : null));
   return {
     ask,
+    advanceClock: async (ms) => parts.clock.adopt(await shared.advanceClock(ms)),
     clockChanged: () => shared.writeClock(parts.clock.state()),
     announceFaults: async () => {
       await ask('sync');

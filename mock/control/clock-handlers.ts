@@ -25,10 +25,10 @@ export function clockHandlers(c: ControlContext) {
         const due = (await c.cluster.ask('next-due')).filter((at): at is number => at !== null);
         const next = due.length > 0 ? Math.min(...due) : undefined;
         if (next === undefined || next > target) break;
-        if (next > clock.now()) await moved(() => clock.advance(next - clock.now()));
+        if (next > clock.now()) await c.cluster.advanceClock(next - clock.now());
         await settleDueWork(c);
       }
-      if (target > clock.now()) await moved(() => clock.advance(target - clock.now()));
+      if (target > clock.now()) await c.cluster.advanceClock(target - clock.now());
       await settleDueWork(c);
       return ok(state());
     },

@@ -7,8 +7,7 @@ import type { ControlContext } from './context';
 export async function resetState(c: ControlContext): Promise<void> {
   const { store } = c.deps;
   await c.cluster.ask('clear-jobs');
-  await store.clear();
-  await store.seedOnce(() => loadFixtures(store, c.fixtures));
+  await store.reset(() => loadFixtures(store, c.fixtures));
   await c.faults.clear();
   await c.cluster.announceFaults();
   await c.cluster.ask('flush-journal');

@@ -23,7 +23,8 @@ export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
 
 export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Promise<void> {
   const { store, clock } = c.deps;
-  await c.cluster.ask('clear-jobs');
+  // Jobs running now finish first; pending ones are dropped only once the import has succeeded.
+  await c.cluster.ask('wait-jobs');
   try {
     await store.importState({
       sequence: snapshot.sequence,
@@ -32,6 +33,7 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
       idempotency: snapshot.idempotency,
     });
   } catch (error) {
+    if (error instanceof ServiceError) throw error;
     throw new ServiceError('VALIDATION_ERROR', {
       fields: [{ field: 'body.records', message: (error as Error).message.replace(/^store: /, '') }],
     });

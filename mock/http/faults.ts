@@ -66,7 +66,12 @@ export interface SharedFaults {
 }
 
 /** A fault as kept in the shared state: with its place in the order faults are tried. */
-type StoredFault = Fault & { order: number };
+type StoredFault = Fault & { order: string };
+
+/** Real time, then a counter, as a string of fixed width (a string: Redis's cjson would round a number this long). */
+function faultOrder(counter: number): string {
+  return `${String(Date.now()).padStart(15, '0')}${String(counter).padStart(9, '0')}`;
+}
 
 export class FaultRegistry {
   private faults = new Map<string, { fault: Fault; pattern: RegExp }>();
@@ -89,14 +94,17 @@ export class FaultRegistry {
   /** Reloads the shared faults when their version has moved (another replica changed them). */
   async refresh(version: number): Promise<void> {
     if (!this.shared || version === this.version) return;
-    this.version = version;
     const stored = await this.storedFaults();
     this.faults = new Map(stored.map((fault) => [fault.id, { fault, pattern: pathPattern(fault.path) }]));
+    // Taken only once loaded: a failed load is tried again at the next sync.
+    this.version = version;
   }
 
   private async storedFaults(): Promise<Fault[]> {
     const stored = (await (this.shared as SharedFaults).faultsList()).map((json) => JSON.parse(json) as StoredFault);
-    return stored.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id)).map(({ order: _order, ...fault }) => fault);
+    return stored
+      .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : a.id.localeCompare(b.id)))
+      .map(({ order: _order, ...fault }) => fault);
   }
 
   async add(input: FaultInput): Promise<Fault> {
@@ -127,7 +135,7 @@ export class FaultRegistry {
     }
     if (input.percent !== undefined) fault.percent = input.percent;
     // Real time orders faults across replicas (the mock clock can be set back); the counter within one.
-    if (this.shared) await this.shared.faultPut(fault.id, JSON.stringify({ ...fault, order: Date.now() * 1000 + (this.added++ % 1000) }));
+    if (this.shared) await this.shared.faultPut(fault.id, JSON.stringify({ ...fault, order: faultOrder(this.added++) }));
     this.faults.set(fault.id, { fault, pattern: pathPattern(input.path) });
     return { ...fault };
   }

@@ -243,6 +243,11 @@ export class MemoryStore implements Store {
     for (const { key, ...entry } of state.idempotency) this.idempotency.set(key, deepFreeze(entry));
   }
 
+  async reset(load: () => Promise<void>): Promise<void> {
+    this.clearNow();
+    await load();
+  }
+
   async seedOnce(load: () => Promise<void>): Promise<boolean> {
     // A memory store is this process's own: it is empty until something is stored.
     if (this.sequence > 0) return false;

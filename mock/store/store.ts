@@ -115,6 +115,11 @@ export interface Store {
    * on a shared store already in use loads nothing. Resolves true when it loaded.
    */
   seedOnce(load: () => Promise<void>): Promise<boolean>;
+  /**
+   * Empties the store and runs `load` (the fixtures), as one step that no other reset, import or
+   * seeding cuts into (POST /_mock/reset); the insertion sequence starts again.
+   */
+  reset(load: () => Promise<void>): Promise<void>;
   /** Empties the store: records, balances, idempotency keys; the insertion sequence starts again. */
   clear(): Promise<void>;
 }

@@ -127,6 +127,23 @@ describe('snapshot round trip over HTTP', () => {
     expect(await lists()).toEqual(before);
   });
 
+  it('a refused snapshot leaves the pending auto-settlement of the state it did not replace', async () => {
+    const auto = await startMock({ config: { autoSettleMs: 5000 } });
+    try {
+      const autoApi = await auto.as();
+      const op = await deposit(autoApi);
+      const snapshot = (await control(auto).get('/snapshot').expect(200)).body;
+      const accounts = snapshot.records.account;
+      await control(auto)
+        .post('/snapshot', { ...snapshot, records: { ...snapshot.records, account: [...accounts, { ...accounts[0], key: 99_999 }] } })
+        .expect(400);
+      await control(auto).post('/clock/advance', { by: '5s' }).expect(200);
+      expect((await autoApi.get(`/v1/operations/${op.id}`).expect(200)).body.currentState.status).toBe('COMPLETED');
+    } finally {
+      await auto.close();
+    }
+  });
+
   it('restoring re-arms auto-settlement of REQUESTED operations', async () => {
     const auto = await startMock({ config: { autoSettleMs: 5000 } });
     try {

@@ -98,3 +98,49 @@ describeWithRedis('two replicas on one Redis: the control API acts on both', (re
     expect((await a.as(token).get('/api/accounts?limit=1')).status).toBe(200);
   });
 });
+
+describeWithRedis('two replicas on one Redis: control calls at the same moment', (redis) => {
+  let replicas: Replicas;
+  let a: ServiceClient;
+  let b: ServiceClient;
+
+  beforeAll(async () => {
+    replicas = await startReplicas(2, { redisUrl: redis().url, env: { AUTO_SETTLE_MS: 'off' } });
+    [a, b] = replicas.urls.map((url) => serviceClient(url)) as [ServiceClient, ServiceClient];
+  }, START_MS);
+
+  afterAll(async () => {
+    a?.close();
+    b?.close();
+    await replicas?.stopAll();
+  }, START_MS);
+
+  it('three rounds of two advances of 1 h at once, one through each replica, move the shared clock 6 h', async () => {
+    const frozen = (await a.control('POST', '/clock/freeze', {})).body as { now: string };
+    for (let round = 0; round < 3; round++)
+      await Promise.all([a.control('POST', '/clock/advance', { by: '1h' }), b.control('POST', '/clock/advance', { by: '1h' })]);
+    const now = (await b.control('GET', '/clock')).body as { now: string };
+    expect(Date.parse(now.now) - Date.parse(frozen.now)).toBe(6 * 3_600_000);
+    await a.control('POST', '/clock/unfreeze');
+  });
+
+  it('resets through one replica while the other takes writes leave the demo data whole every time', async () => {
+    // demo-client survives every reset (same id, same credentials), so its writes go on throughout.
+    const api = b.as(await b.token('demo-client', 'demo-secret'));
+    const accountId = ((await api.get('/api/accounts?limit=1')).body.data as Array<{ id: string }>)[0]!.id;
+    let writing = true;
+    const writes = (async () => {
+      while (writing) await api.post('/v1/quotes', { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
+    })();
+    try {
+      for (let i = 0; i < 5; i++) await a.control('POST', '/reset');
+    } finally {
+      writing = false;
+      await writes;
+    }
+    for (const client of [a, b]) {
+      const demo = client.as(await client.token('demo-client', 'demo-secret'));
+      expect((await demo.get('/api/accounts?limit=100')).body.data).toHaveLength(3);
+    }
+  });
+});

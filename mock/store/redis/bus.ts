@@ -1,15 +1,21 @@
 // A request/reply bus over Redis pub/sub: `ask` sends a message to every replica on the same
-// Redis (this one included) and resolves with each one's reply. PUBLISH answers how many
-// subscribers received the message, so the asker knows how many replies to wait for; a replica
-// that dies before it replies is waited for only until the time-out.
+// Redis (this one included) and resolves with each one's reply. It waits for as many replies as
+// there are live replicas that received the message: the fewer of PUBLISH's count (which also
+// counts other subscribers, a monitoring tool's PSUBSCRIBE say) and the replicas whose heartbeat
+// (every second) is recent. A replica that fails its part, or does not answer within the
+// time-out, makes the ask fail with 503 SERVICE_UNAVAILABLE naming how many did not.
 import { randomUUID } from 'node:crypto';
+import { ServiceError } from '../../errors/catalogue';
 import { connectRedis, unavailableOnLoss, type RedisClient } from './connection';
 
-/** A replica that has not replied by then is taken to be gone. */
-const REPLY_TIMEOUT_MS = 60_000;
+/** How long every replica has to do its part (a clock advance may run many jobs). */
+const REPLY_TIMEOUT_MS = 30_000;
+/** A replica whose last heartbeat is older than this is taken to be gone. */
+const LIVE_MS = 5_000;
 
 interface Pending {
   replies: unknown[];
+  errors: string[];
   expected: number | undefined;
   resolve: (replies: unknown[]) => void;
   timer: NodeJS.Timeout;
@@ -40,7 +46,23 @@ export class RedisBus {
     const bus = new RedisBus(options.publisher, subscriber, options.prefix, options.onError);
     subscriber.on('message', (channel: string, text: string) => bus.receive(channel, text, options.handle));
     await subscriber.subscribe(bus.channel(), bus.replyChannel(bus.replicaId));
+    bus.heartbeat();
     return bus;
+  }
+
+  private registry(): string {
+    return `${this.prefix}c:replicas`;
+  }
+
+  /** Says this replica is alive (the registry of replicas an ask waits for). */
+  heartbeat(): void {
+    const now = Date.now();
+    this.publisher
+      .multi()
+      .zadd(this.registry(), now, this.replicaId)
+      .zremrangebyscore(this.registry(), '-inf', now - 10 * LIVE_MS)
+      .exec()
+      .catch(this.onError);
   }
 
   /** Whether this replica hears the bus now (ioredis reconnects and subscribes again by itself). */
@@ -56,25 +78,29 @@ export class RedisBus {
     return `${this.prefix}c:reply:${replicaId}`;
   }
 
-  /** Sends `message` to every replica and resolves with their replies. */
+  /** Sends `message` to every replica and resolves with their replies; 503 when one failed or did not answer. */
   async ask(message: string): Promise<unknown[]> {
     const id = randomUUID();
+    let entry: Pending | undefined;
     const done = new Promise<unknown[]>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve(entry.replies);
+        resolve((entry as Pending).replies);
       }, REPLY_TIMEOUT_MS);
-      const entry: Pending = { replies: [], expected: undefined, resolve, timer };
+      entry = { replies: [], errors: [], expected: undefined, resolve, timer };
       this.pending.set(id, entry);
     });
     try {
-      const receivers = await unavailableOnLoss(
-        this.publisher.publish(this.channel(), JSON.stringify({ id, from: this.replicaId, message })),
+      const [receivers, live] = await unavailableOnLoss(
+        Promise.all([
+          this.publisher.publish(this.channel(), JSON.stringify({ id, from: this.replicaId, message })),
+          this.publisher.zcount(this.registry(), Date.now() - LIVE_MS, '+inf'),
+        ]),
       );
-      const entry = this.pending.get(id);
-      if (entry) {
-        entry.expected = receivers;
-        this.settle(id, entry);
+      const pending = this.pending.get(id);
+      if (pending) {
+        pending.expected = Math.min(receivers, Math.max(live, 1));
+        this.settle(id, pending);
       }
     } catch (error) {
       const entry = this.pending.get(id);
@@ -82,11 +108,21 @@ export class RedisBus {
       this.pending.delete(id);
       throw error;
     }
-    return done;
+    const replies = await done;
+    const failed = (entry as Pending).errors;
+    const expected = (entry as Pending).expected ?? 0;
+    if (failed.length > 0 || replies.length + failed.length < expected) {
+      throw new ServiceError('SERVICE_UNAVAILABLE', {
+        dependency: 'replicas',
+        reason: `${expected - replies.length} of ${expected} replicas did not do their part of "${message}"`,
+        errors: failed,
+      });
+    }
+    return replies;
   }
 
   private settle(id: string, entry: Pending): void {
-    if (entry.expected === undefined || entry.replies.length < entry.expected) return;
+    if (entry.expected === undefined || entry.replies.length + entry.errors.length < entry.expected) return;
     clearTimeout(entry.timer);
     this.pending.delete(id);
     entry.resolve(entry.replies);
@@ -116,7 +152,8 @@ export class RedisBus {
     }
     const entry = this.pending.get(parsed.id);
     if (!entry) return;
-    entry.replies.push(parsed.reply ?? null);
+    if (parsed.error !== undefined) entry.errors.push(parsed.error);
+    else entry.replies.push(parsed.reply ?? null);
     this.settle(parsed.id, entry);
   }
 
@@ -126,6 +163,7 @@ export class RedisBus {
       entry.resolve(entry.replies);
     }
     this.pending.clear();
+    await this.publisher.zrem(this.registry(), this.replicaId).catch(() => undefined);
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 }

@@ -12,6 +12,7 @@
 //   s:list:<kind>:<scope>    sorted set id by key: a page is O(log n + page size)
 //   s:bal:<account>          hash asset → decimal string; s:bal-accounts: the accounts that have one
 //   s:idem:<key>, s:idem-exp idempotency entries and their expiry (mock time) index
+import { ServiceError } from '../../errors/catalogue';
 import { Decimal } from '../decimal';
 import { deepFreeze } from '../freeze';
 import { checkedImport } from '../import-check';
@@ -39,6 +40,10 @@ const MAX_ATTEMPTS = 1_000;
  * new on every write) is read every time and compared.
  */
 const PARSED_CACHE_SIZE = 20_000;
+/** How long (real time) a claimed idempotency key is held for a request that never finishes. */
+const IN_PROGRESS_LEASE_MS = 60_000;
+/** How long a reset, import or seeding may hold the state before another replica may take over. */
+const REPLACE_LEASE_MS = 30_000;
 /** Records fetched per round trip while a filtered page walks its list. */
 const WALK_CHUNK = 100;
 
@@ -54,7 +59,11 @@ export class RedisStore implements Store {
   private constructor(
     readonly client: RedisClient,
     readonly prefix: string,
-  ) {}
+  ) {
+    // After a reconnection Redis may be another (restarted empty, its version counter at zero):
+    // nothing parsed before can be trusted by version.
+    client.on('ready', () => this.parsed.clear());
+  }
 
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
     const client = await connectRedis({ url: options.url, name: 'fos-mock:store' });
@@ -100,8 +109,13 @@ export class RedisStore implements Store {
 
   /** The parsed record at this version, if this process holds it. */
   private cached(kind: Kind, id: string, version: string): unknown {
-    const hit = this.parsed.get(`${kind}\u0000${id}`);
-    return hit && hit.version === version ? hit.record : undefined;
+    const name = `${kind}\u0000${id}`;
+    const hit = this.parsed.get(name);
+    if (!hit || hit.version !== version) return undefined;
+    // Used again: to the back of the eviction order, so records read often stay.
+    this.parsed.delete(name);
+    this.parsed.set(name, hit);
+    return hit.record;
   }
 
   /** A stored value ("<version>|<json>") as a frozen record; the same object as last time when it is unchanged. */
@@ -201,20 +215,21 @@ export class RedisStore implements Store {
     const listed: Array<{ id: string; key: number; version: string }> = [];
     for (let i = 2; i < reply.length; i += 3)
       listed.push({ id: reply[i] as string, key: Number(reply[i + 1]), version: String(reply[i + 2]) });
-    const missing = listed.filter((item) => this.cached(kind, item.id, item.version) === undefined).map((item) => item.id);
+    // Each record held here, as listed or as fetched (never looked up again: fetching may evict).
+    const records = listed.map((item) => this.cached(kind, item.id, item.version));
+    const missing = listed.filter((_, i) => records[i] === undefined);
     if (missing.length > 0) {
-      const fetched = await this.call(this.client.hmget(this.records(kind), ...missing));
-      missing.forEach((id, i) => {
+      const fetched = await this.call(this.client.hmget(this.records(kind), ...missing.map((item) => item.id)));
+      missing.forEach((item, i) => {
         const raw = fetched[i];
-        if (raw !== null && raw !== undefined) this.decode(kind, id, raw);
+        // A record changed again since the page was read is shown as it is now; one removed since is left out.
+        if (raw !== null && raw !== undefined) records[listed.indexOf(item)] = this.decode(kind, item.id, raw);
       });
     }
     const items: PageSlice<RecordTypes[K]>['items'] = [];
-    for (const item of listed) {
-      // A record changed again since the page was read is shown as it is now; one removed since is left out.
-      const record = this.cached(kind, item.id, item.version) ?? this.parsed.get(`${kind}\u0000${item.id}`)?.record;
-      if (record !== undefined) items.push({ key: item.key, record: record as RecordTypes[K] });
-    }
+    listed.forEach((item, i) => {
+      if (records[i] !== undefined) items.push({ key: item.key, record: records[i] as RecordTypes[K] });
+    });
     return { items, hasBefore: reply[0] === 1, hasAfter: reply[1] === 1 };
   }
 
@@ -358,7 +373,7 @@ export class RedisStore implements Store {
     const reply = (await this.run(
       'fosClaimKey',
       [this.idemKey(key), this.key('idem-exp')],
-      [key, fingerprint, now, String(now + ttlMs), `${this.key('idem')}:`],
+      [key, fingerprint, now, String(now + ttlMs), `${this.key('idem')}:`, IN_PROGRESS_LEASE_MS],
     )) as string[];
     if (reply[0] === 'CLAIMED') return { outcome: 'CLAIMED' };
     const [state, storedPrint, expiresAt, response] = reply as [IdempotencyEntry['state'], string, string, string];
@@ -426,12 +441,11 @@ export class RedisStore implements Store {
   async importState(state: StoreState): Promise<void> {
     // Everything is checked before anything changes; then one MULTI replaces the whole state.
     const maxKey = checkedImport(state);
-    const existing = await this.scan(this.key('*'));
     // A block of new versions, one per record: none a replica has cached under the same id.
     const count = Object.values(state.records).reduce((n, list) => n + (list?.length ?? 0), 0);
     let version = (await this.call(this.client.incrby(this.versionKey(), count))) - count;
+    await this.begin();
     const write = this.client.multi();
-    if (existing.length > 0) write.unlink(...existing);
     for (const [kind, list] of Object.entries(state.records) as Array<[Kind, StoredRecord[]]>) {
       for (const item of list) {
         write.hset(this.records(kind), item.id, `${++version}|${JSON.stringify(item.record)}`);
@@ -452,14 +466,42 @@ export class RedisStore implements Store {
     }
     // The fixtures marker survives: an imported state is never seeded over.
     write.set(this.key('seeded'), '1');
-    await this.call(write.exec());
+    write.del(this.key('seeding'));
+    try {
+      await this.call(write.exec());
+    } catch (error) {
+      await this.client.del(this.key('seeding')).catch(() => undefined);
+      throw error;
+    }
     this.parsed.clear();
   }
 
-  async clear(): Promise<void> {
-    const existing = await this.scan(this.key('*'));
-    if (existing.length > 0) await this.call(this.client.unlink(...existing));
+  /**
+   * Empties the store and takes the claim that keeps other resets, imports and seedings out
+   * until this one is done (fosBegin); waits while another replica holds it.
+   */
+  private async begin(): Promise<void> {
+    const until = Date.now() + REPLACE_LEASE_MS;
+    while ((await this.run('fosBegin', [this.key('seeding')], [this.key('*'), REPLACE_LEASE_MS])) !== 1) {
+      if (Date.now() > until)
+        throw new ServiceError('SERVICE_UNAVAILABLE', { dependency: 'redis', reason: 'another replica is replacing the state' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     this.parsed.clear();
+  }
+
+  async reset(load: () => Promise<void>): Promise<void> {
+    await this.begin();
+    try {
+      await load();
+    } finally {
+      await this.call(this.client.multi().set(this.key('seeded'), '1').del(this.key('seeding')).exec());
+    }
+  }
+
+  async clear(): Promise<void> {
+    await this.begin();
+    await this.call(this.client.del(this.key('seeding')));
   }
 
   // ---------------------------------------------------------------- fixtures, once

@@ -10,7 +10,7 @@
 // (KEYS "version", never cleared), so a replica that has parsed a record can tell from its
 // version alone, without its JSON, whether it still holds it as stored (pages answer versions).
 const STAMP = `
-local function stamp(json) return redis.call('INCR', KEYS[#KEYS]) .. '|' .. json end
+local function stamp(json) return string.format('%d', redis.call('INCR', KEYS[#KEYS])) .. '|' .. json end
 local function body(stored) return string.sub(stored, string.find(stored, '|', 1, true) + 1) end`;
 import type { RedisClient } from './connection';
 
@@ -22,7 +22,7 @@ const SCRIPTS = {
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return redis.error_reply('store: record exists already') end
 local key = redis.call('INCR', KEYS[4])
 redis.call('HSET', KEYS[1], ARGV[1], stamp(ARGV[2]))
-redis.call('HSET', KEYS[2], ARGV[1], key .. '|' .. ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], string.format('%d', key) .. '|' .. ARGV[3])
 redis.call('ZADD', KEYS[3], key, ARGV[1])
 return key`,
   },
@@ -182,9 +182,11 @@ return 1`,
   },
   /**
    * KEYS: the key's entry, the expiry index. ARGV: key, fingerprint, now, expiresAt, entry key
-   * prefix. A live entry (expiresAt after now, mock time) is answered as it is; otherwise the
-   * key is claimed IN_PROGRESS. A few expired entries are swept on the way (mock time decides
-   * expiry, so Redis TTLs cannot).
+   * prefix, lease ms. A live entry (expiresAt after now, mock time) is answered as it is;
+   * otherwise the key is claimed IN_PROGRESS. A few expired entries are swept on the way (mock
+   * time decides expiry, so Redis TTLs cannot). An IN_PROGRESS claim also holds a lease of real
+   * time (Redis's clock): a claim whose request never finished (its replica died, or lost Redis
+   * before it could release the key) can be claimed again once the lease is over.
    */
   fosClaimKey: {
     keys: 2,
@@ -194,12 +196,35 @@ for _, key in ipairs(dead) do
   redis.call('DEL', ARGV[5] .. key)
   redis.call('ZREM', KEYS[2], key)
 end
-local e = redis.call('HMGET', KEYS[1], 'fingerprint', 'state', 'expiresAt', 'response')
-if e[2] and tonumber(e[3]) > tonumber(ARGV[3]) then return { e[2], e[1], e[3], e[4] or '' } end
+local t = redis.call('TIME')
+local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local e = redis.call('HMGET', KEYS[1], 'fingerprint', 'state', 'expiresAt', 'response', 'lease')
+local abandoned = e[2] == 'IN_PROGRESS' and e[5] and tonumber(e[5]) < real
+if e[2] and tonumber(e[3]) > tonumber(ARGV[3]) and not abandoned then return { e[2], e[1], e[3], e[4] or '' } end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'state', 'IN_PROGRESS', 'expiresAt', ARGV[4])
+redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'state', 'IN_PROGRESS', 'expiresAt', ARGV[4],
+  'lease', string.format('%d', real + tonumber(ARGV[6])))
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 return { 'CLAIMED' }`,
+  },
+  /**
+   * KEYS: the state-replacing claim ("seeding"). ARGV: the pattern of the store's keys, the
+   * claim's lease in ms. Unless another replica is resetting, importing or seeding (0), deletes
+   * every key of the store and takes the claim (1), in one step: no write of another replica can
+   * land between the clear and the claim.
+   */
+  fosBegin: {
+    keys: 1,
+    lua: `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local cursor = '0'
+repeat
+  local found = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
+  cursor = found[1]
+  for _, key in ipairs(found[2]) do redis.call('UNLINK', key) end
+until cursor == '0'
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+return 1`,
   },
   /** KEYS: the key's entry. ARGV: response json. */
   fosCompleteKey: {

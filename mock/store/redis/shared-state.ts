@@ -55,6 +55,19 @@ local out = cjson.encode(fault)
 redis.call('HSET', KEYS[1], ARGV[1], out)
 return out`,
     });
+    client.defineCommand('fosAdvance', {
+      numberOfKeys: 1,
+      // KEYS: state. ARGV: ms. Moves the frozen instant, or the offset of a running clock, in one
+      // step; answers offset and frozenAt as they are now.
+      lua: `
+local frozen = redis.call('HGET', KEYS[1], 'frozenAt')
+if frozen and frozen ~= '' then
+  redis.call('HSET', KEYS[1], 'frozenAt', string.format('%d', tonumber(frozen) + tonumber(ARGV[1])))
+else
+  redis.call('HSET', KEYS[1], 'offset', string.format('%d', tonumber(redis.call('HGET', KEYS[1], 'offset') or '0') + tonumber(ARGV[1])))
+end
+return redis.call('HMGET', KEYS[1], 'offset', 'frozenAt')`,
+    });
     client.defineCommand('fosCas', {
       numberOfKeys: 1,
       // KEYS: a string key. ARGV: expected ('' when absent), next. Writes only over the value read.
@@ -89,6 +102,16 @@ return 1`,
     return this.client.status === 'ready';
   }
 
+  /** Moves the shared clock forward atomically; the clock as it is then. */
+  async advanceClock(ms: number): Promise<ClockState> {
+    const advance = (this.client as unknown as { fosAdvance(key: string, ms: string): Promise<[string, string]> }).fosAdvance(
+      this.key('c:state'),
+      String(Math.round(ms)),
+    );
+    const [offset, frozenAt] = await unavailableOnLoss(advance);
+    return { offset: Number(offset), frozenAt: frozenAt ? Number(frozenAt) : null };
+  }
+
   async writeClock(state: ClockState): Promise<void> {
     await unavailableOnLoss(
       this.client.hset(this.key('c:state'), {
@@ -100,8 +123,15 @@ return 1`,
 
   /** Sets the clock unless a replica set it already (the first replica's start decides). */
   async initClock(state: ClockState): Promise<void> {
-    await unavailableOnLoss(this.client.hsetnx(this.key('c:state'), 'frozenAt', state.frozenAt === null ? '' : String(state.frozenAt)));
-    await unavailableOnLoss(this.client.hsetnx(this.key('c:state'), 'offset', String(state.offset)));
+    // Both or neither (one MULTI): two replicas starting together never mix their clocks.
+    const key = this.key('c:state');
+    await unavailableOnLoss(
+      this.client
+        .multi()
+        .hsetnx(key, 'frozenAt', state.frozenAt === null ? '' : String(state.frozenAt))
+        .hsetnx(key, 'offset', String(state.offset))
+        .exec(),
+    );
   }
 
   // ---------------------------------------------------------------- faults
