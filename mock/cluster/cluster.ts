@@ -120,11 +120,24 @@ export async function sharedCluster(
     if (!ACTIONS.includes(message)) return Promise.reject(new Error(`cluster: unknown action ${JSON.stringify(message)}`));
     return perform(parts, message as ClusterAction, sync);
   });
+  // One resync at a time: a slow one (Redis away, a reset under way) is not stacked up every second.
+  // Told once when resyncing starts failing (Redis away), not every second while it does.
+  let resyncing = false;
+  let failing = false;
   const resync = setInterval(() => {
     bus.heartbeat();
+    if (resyncing) return;
+    resyncing = true;
     void sync()
       .then(() => parts.heal?.())
-      .catch((error: unknown) => parts.onError(error));
+      .then(
+        () => (failing = false),
+        (error: unknown) => {
+          if (!failing) parts.onError(error);
+          failing = true;
+        },
+      )
+      .finally(() => (resyncing = false));
   }, RESYNC_MS);
   resync.unref();
   const ask = async (action: ClusterAction) => (await bus.ask(action)).map((reply) => (typeof reply === 'number' ? reply : null));

@@ -62,7 +62,8 @@ export class RedisBus {
       .zadd(this.registry(), now, this.replicaId)
       .zremrangebyscore(this.registry(), '-inf', now - 10 * LIVE_MS)
       .exec()
-      .catch(this.onError);
+      // Redis away: the resync that runs beside it says so, once.
+      .catch(() => undefined);
   }
 
   /** Whether this replica hears the bus now (ioredis reconnects and subscribes again by itself). */
