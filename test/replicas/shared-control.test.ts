@@ -3,27 +3,35 @@
 // their `times` counted across replicas, the journal of every replica's requests, the rate
 // limit's buckets, snapshots and reset.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { RedisServer } from '../support/redis-server';
 import { describeWithRedis } from '../support/redis-suite';
 import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
 
 const START_MS = 120_000;
 
-describeWithRedis('two replicas on one Redis: the control API acts on both', (redis) => {
-  let replicas: Replicas;
-  let a: ServiceClient;
-  let b: ServiceClient;
-
+/**
+ * Two replicas started for the describe block, and a client straight to each (a, b). The clients
+ * exist only once beforeAll has run: what is returned stands for them in the tests.
+ */
+function twoReplicas(redis: () => RedisServer, env: Record<string, string>): [ServiceClient, ServiceClient] {
+  let replicas: Replicas | undefined;
+  const clients: ServiceClient[] = [];
   beforeAll(async () => {
-    // Auto-settlement on (5 s of mock time) and a rate limit, so both are shared state to check.
-    replicas = await startReplicas(2, { redisUrl: redis().url, env: { RATE_LIMIT: '5/1m' } });
-    [a, b] = replicas.urls.map((url) => serviceClient(url)) as [ServiceClient, ServiceClient];
+    replicas = await startReplicas(2, { redisUrl: redis().url, env });
+    clients.push(...replicas.urls.map((url) => serviceClient(url)));
   }, START_MS);
-
   afterAll(async () => {
-    a?.close();
-    b?.close();
+    for (const client of clients) client.close();
     await replicas?.stopAll();
   }, START_MS);
+  const at = (i: number): ServiceClient =>
+    new Proxy({} as ServiceClient, { get: (_, name) => (clients[i] as unknown as Record<string | symbol, unknown>)[name] });
+  return [at(0), at(1)];
+}
+
+describeWithRedis('two replicas on one Redis: the control API acts on both', (redis) => {
+  // Auto-settlement on (5 s of mock time) and a rate limit, so both are shared state to check.
+  const [a, b] = twoReplicas(redis, { RATE_LIMIT: '5/1m' });
 
   it('a clock advanced on one replica is the clock of the other, and runs the jobs the other scheduled', async () => {
     const customer = await a.customer();
@@ -100,20 +108,7 @@ describeWithRedis('two replicas on one Redis: the control API acts on both', (re
 });
 
 describeWithRedis('two replicas on one Redis: control calls at the same moment', (redis) => {
-  let replicas: Replicas;
-  let a: ServiceClient;
-  let b: ServiceClient;
-
-  beforeAll(async () => {
-    replicas = await startReplicas(2, { redisUrl: redis().url, env: { AUTO_SETTLE_MS: 'off' } });
-    [a, b] = replicas.urls.map((url) => serviceClient(url)) as [ServiceClient, ServiceClient];
-  }, START_MS);
-
-  afterAll(async () => {
-    a?.close();
-    b?.close();
-    await replicas?.stopAll();
-  }, START_MS);
+  const [a, b] = twoReplicas(redis, { AUTO_SETTLE_MS: 'off' });
 
   it('three rounds of two advances of 1 h at once, one through each replica, move the shared clock 6 h', async () => {
     const frozen = (await a.control('POST', '/clock/freeze', {})).body as { now: string };
