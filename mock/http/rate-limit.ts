@@ -29,13 +29,16 @@ interface Bucket {
 export type Caller = { customerId: string } | { body: unknown };
 
 const MAX_CLIENT_ID_LENGTH = 200;
+/** Shared buckets are kept at least this long (real time) after their last use. */
+const SHARED_BUCKET_FLOOR_MS = 60 * 60 * 1000;
 /** Full buckets are forgotten (a full bucket is the same as none) once there are this many. */
 const SWEEP_ABOVE = 10_000;
 
 /** Where shared buckets are kept (mock/store/redis/shared-state.ts): a value per name, written by compare-and-set. */
 export interface SharedBuckets {
   getValue(name: string): Promise<string | null>;
-  casValue(name: string, expected: string | null, next: string): Promise<boolean>;
+  /** Compare-and-set; the value is forgotten `ttlMs` (real time) after its last write. */
+  casValue(name: string, expected: string | null, next: string, ttlMs: number): Promise<boolean>;
 }
 
 type Outcome = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -44,6 +47,13 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly capacity: number;
   private sweepAbove = SWEEP_ABOVE;
+  /**
+   * A shared bucket untouched this long (real time) is forgotten, as a full one would be: the
+   * token call's client ids are the caller's choice, so kept buckets must not grow without
+   * bound. A bucket full by mock time after one period is the same as none; only a clock frozen
+   * for longer than this refills an emptied bucket early.
+   */
+  private readonly forgetAfterMs: number;
 
   constructor(
     readonly limit: RateLimit,
@@ -51,6 +61,7 @@ export class RateLimiter {
     private readonly shared?: SharedBuckets,
   ) {
     this.capacity = limit.requests * limit.perMs;
+    this.forgetAfterMs = Math.max(limit.perMs, SHARED_BUCKET_FLOOR_MS);
   }
 
   /** How many buckets are held (full ones are forgotten once there are many). */
@@ -73,7 +84,7 @@ export class RateLimiter {
     for (;;) {
       const stored = await shared.getValue(name);
       const { bucket, outcome } = this.decide(stored === null ? undefined : (JSON.parse(stored) as Bucket), this.clock.now());
-      if (await shared.casValue(name, stored, JSON.stringify(bucket))) return outcome;
+      if (await shared.casValue(name, stored, JSON.stringify(bucket), this.forgetAfterMs)) return outcome;
     }
   }
 

@@ -70,11 +70,12 @@ return redis.call('HMGET', KEYS[1], 'offset', 'frozenAt')`,
     });
     client.defineCommand('fosCas', {
       numberOfKeys: 1,
-      // KEYS: a string key. ARGV: expected ('' when absent), next. Writes only over the value read.
+      // KEYS: a string key. ARGV: expected ('' when absent), next, time to live in ms (real time).
+      // Writes only over the value read.
       lua: `
 local current = redis.call('GET', KEYS[1]) or ''
 if current ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`,
     });
   }
@@ -212,11 +213,13 @@ return 1`,
     return unavailableOnLoss(this.client.get(this.key(`c:${name}`)));
   }
 
-  async casValue(name: string, expected: string | null, next: string): Promise<boolean> {
+  /** Writes `next` if the value is still `expected`; the value is forgotten `ttlMs` of real time after its last write. */
+  async casValue(name: string, expected: string | null, next: string, ttlMs: number): Promise<boolean> {
     const cas = (this.client as unknown as { fosCas(...args: string[]): Promise<number> }).fosCas(
       this.key(`c:${name}`),
       expected ?? '',
       next,
+      String(Math.max(1, Math.round(ttlMs))),
     );
     return (await unavailableOnLoss(cas)) === 1;
   }
