@@ -317,7 +317,7 @@ export class RedisStore implements Store {
     moves: BalanceMove[],
   ): Promise<BalancedUpdate<RecordTypes[K]>> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      // Read in one round trip (auto-pipelining writes these together); the commit checks them all.
+      // Read in one round trip (sent together, answered in order); the commit checks them all.
       const replies = await this.call(
         Promise.all([
           this.client.hget(this.records(kind), id),
