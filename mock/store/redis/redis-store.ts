@@ -271,11 +271,11 @@ export class RedisStore implements Store {
 
   // ---------------------------------------------------------------- quotes
   async consumeQuote(quoteId: string, operationId: string): Promise<boolean> {
-    return (await this.run('fosConsumeQuote', [this.records('quote'), this.versionKey()], [quoteId, operationId])) === 1;
+    return (await this.run('fosQuoteHolder', [this.records('quote'), this.versionKey()], [quoteId, '', operationId])) === 1;
   }
 
   async releaseQuote(quoteId: string, operationId: string): Promise<void> {
-    await this.run('fosReleaseQuote', [this.records('quote'), this.versionKey()], [quoteId, operationId]);
+    await this.run('fosQuoteHolder', [this.records('quote'), this.versionKey()], [quoteId, operationId, '']);
   }
 
   // ---------------------------------------------------------------- balances
@@ -294,16 +294,8 @@ export class RedisStore implements Store {
   }
 
   async moveBalance(accountId: string, asset: string, delta: string): Promise<string | null> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const stored = await this.call(this.client.hget(this.balanceKey(accountId), asset));
-      const next = new Decimal(stored ?? 0).plus(delta);
-      const refused = next.isNegative();
-      const write = refused ? '' : next.toFixed();
-      // A refusal too is checked against the stored value: it must not rest on a stale read.
-      if ((await this.commit(undefined, [{ accountId, asset, expected: stored ?? '', next: write }])) !== undefined)
-        return refused ? null : write;
-    }
-    throw new Error(`store: balance ${accountId} ${asset} kept changing`);
+    const outcome = await this.applyMoves(undefined, [{ accountId, asset, delta }]);
+    return outcome.short ? null : (outcome.values.get(`${accountId}:${asset}`) as string);
   }
 
   async balances(accountId: string): Promise<Record<string, string>> {
@@ -316,39 +308,62 @@ export class RedisStore implements Store {
     change: (current: RecordTypes[K]) => RecordTypes[K],
     moves: BalanceMove[],
   ): Promise<BalancedUpdate<RecordTypes[K]>> {
+    const outcome = await this.applyMoves({ kind, id, change }, moves);
+    if (outcome.missing) return undefined;
+    return outcome.short ? { short: outcome.short } : { record: outcome.record as RecordTypes[K] };
+  }
+
+  /**
+   * Every change of balances, with or without a record: read the record and the balances in one
+   * round trip, compute in decimal, refuse a move below zero, and commit only over the values read
+   * (a refusal too is checked against them: it must not rest on a stale read); on a conflict,
+   * again from the start.
+   */
+  private async applyMoves<K extends Kind>(
+    target: { kind: K; id: string; change: (current: RecordTypes[K]) => RecordTypes[K] } | undefined,
+    moves: BalanceMove[],
+  ): Promise<{
+    missing?: true;
+    short?: { accountId: string; asset: string; balance: string };
+    record?: RecordTypes[K];
+    /** The new balances by "account:asset". */
+    values: Map<string, string>;
+  }> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       // Read in one round trip (sent together, answered in order); the commit checks them all.
-      const replies = await this.call(
+      const [raw, ...stored] = await this.call(
         Promise.all([
-          this.client.hget(this.records(kind), id),
+          target ? this.client.hget(this.records(target.kind), target.id) : Promise.resolve(null),
           ...moves.map((move) => this.client.hget(this.balanceKey(move.accountId), move.asset)),
         ]),
       );
-      const raw = replies[0];
-      if (raw === null || raw === undefined) return undefined;
-      const next = change(this.decode(kind, id, raw) as RecordTypes[K]);
+      if (target && (raw === null || raw === undefined)) return { missing: true, values: new Map() };
+      const next = target ? target.change(this.decode(target.kind, target.id, raw as string) as RecordTypes[K]) : undefined;
       const checks = new Map<string, { accountId: string; asset: string; expected: string; value: InstanceType<typeof Decimal> }>();
       let short: { accountId: string; asset: string; balance: string } | undefined;
       moves.forEach((move, i) => {
         const name = `${move.accountId}:${move.asset}`;
-        const stored = replies[i + 1] ?? null;
+        const read = stored[i] ?? null;
         const check = checks.get(name) ?? {
           accountId: move.accountId,
           asset: move.asset,
-          expected: stored ?? '',
-          value: new Decimal(stored ?? 0),
+          expected: read ?? '',
+          value: new Decimal(read ?? 0),
         };
         check.value = check.value.plus(move.delta);
         if (check.value.isNegative() && !short)
-          short = { accountId: move.accountId, asset: move.asset, balance: new Decimal(stored ?? 0).toFixed() };
+          short = { accountId: move.accountId, asset: move.asset, balance: new Decimal(read ?? 0).toFixed() };
         checks.set(name, check);
       });
-      const nextJson = short ? '' : JSON.stringify(next);
       const balanceWrites = [...checks.values()].map((c) => ({ ...c, next: short ? '' : c.value.toFixed() }));
-      const stored = await this.commit({ kind, id, expected: raw, next: nextJson }, balanceWrites);
-      if (stored !== undefined) return short ? { short } : { record: this.decode(kind, id, stored) as RecordTypes[K] };
+      const record = target && { kind: target.kind, id: target.id, expected: raw as string, next: short ? '' : JSON.stringify(next) };
+      const written = await this.commit(record, balanceWrites);
+      if (written === undefined) continue;
+      const values = new Map(balanceWrites.map((b) => [`${b.accountId}:${b.asset}`, b.next]));
+      if (short) return { short, values };
+      return { record: target ? (this.decode(target.kind, target.id, written) as RecordTypes[K]) : undefined, values };
     }
-    throw new Error(`store: ${kind} ${id} kept changing`);
+    throw new Error(target ? `store: ${target.kind} ${target.id} kept changing` : 'store: balances kept changing');
   }
 
   /**

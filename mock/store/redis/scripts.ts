@@ -156,27 +156,21 @@ for i = 1, #ids do
 end
 return out`,
   },
-  /** KEYS: quote records, version. ARGV: quote id, operation id. 1 when this operation now holds the quote. */
-  fosConsumeQuote: {
+  /**
+   * KEYS: quote records, version. ARGV: quote id, the holder expected ('' for none), the new holder
+   * ('' for none). Changes the operation that holds the quote only from the one expected: consuming
+   * is '' → operation, giving back is operation → ''. 1 when it changed.
+   */
+  fosQuoteHolder: {
     keys: 2,
     lua: `${STAMP}
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return 0 end
 local quote = cjson.decode(body(raw))
-if quote.operationId ~= cjson.null then return 0 end
-quote.operationId = ARGV[2]
-redis.call('HSET', KEYS[1], ARGV[1], stamp(cjson.encode(quote)))
-return 1`,
-  },
-  /** KEYS: quote records, version. ARGV: quote id, operation id. Gives the quote back if that operation holds it. */
-  fosReleaseQuote: {
-    keys: 2,
-    lua: `${STAMP}
-local raw = redis.call('HGET', KEYS[1], ARGV[1])
-if not raw then return 0 end
-local quote = cjson.decode(body(raw))
-if quote.operationId ~= ARGV[2] then return 0 end
-quote.operationId = cjson.null
+local holder = quote.operationId
+if holder == cjson.null then holder = '' end
+if holder ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then quote.operationId = cjson.null else quote.operationId = ARGV[3] end
 redis.call('HSET', KEYS[1], ARGV[1], stamp(cjson.encode(quote)))
 return 1`,
   },
