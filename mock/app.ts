@@ -34,7 +34,9 @@ import { handlers as defaultHandlers } from './resources/handlers';
 import { Scheduler } from './jobs/scheduler';
 import type { Deps } from './services/deps';
 import { createServices, type Services } from './services';
+import { MemoryJobQueue } from './store/memory-job-queue';
 import { MemoryStore } from './store/memory-store';
+import { RedisJobQueue } from './store/redis/job-queue';
 import { RedisBus } from './store/redis/bus';
 import { RedisSharedState } from './store/redis/shared-state';
 import { RedisStore } from './store/redis/redis-store';
@@ -125,7 +127,13 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     config,
     codec: new CursorCodec(config.secret),
     events: new EventBus(),
-    scheduler: new Scheduler(clock, (error) => logger.error({ err: error }, 'scheduled job failed')),
+    // Jobs kept where the state is: on Redis every replica claims from one queue.
+    scheduler: new Scheduler(
+      clock,
+      redis ? new RedisJobQueue(redis.store.client, config.redisPrefix, config.jobLeaseMs) : new MemoryJobQueue(),
+      (error) => logger.error({ err: error }, 'scheduled job failed'),
+      { leaseMs: config.jobLeaseMs },
+    ),
     reference: referenceData(fixtures),
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),

@@ -66,6 +66,13 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of the mock's Redis keys (env REDIS_PREFIX, default "fos:"): several mocks can share one Redis. */
   redisPrefix: string;
+  /**
+   * How long a replica holds a job it claimed (auto-settlement, a webhook delivery) before another
+   * may claim it again, in ms of real time (env JOB_LEASE_MS, default 10 s). The holder renews it
+   * while the job runs, so only a replica that died or hangs loses its jobs; a shorter lease
+   * re-runs them sooner. Longer than WEBHOOK_TIMEOUT_MS is not needed: the lease is renewed.
+   */
+  jobLeaseMs: number;
   /** Serve the /_mock control API (env CONTROL_API, default on). */
   controlApi: boolean;
   /** Demo data loaded at start and on reset (env FIXTURES). */
@@ -113,6 +120,7 @@ export function defaultConfig(): Config {
     idempotencyTtlMs: 24 * 60 * 60 * 1000,
     tokenLifetimeSeconds: 82_800,
     redisPrefix: 'fos:',
+    jobLeaseMs: 10_000,
     controlApi: true,
     fixturesPath: projectPath('fixtures', 'demo.json'),
     urlPolicy: 'development',
@@ -247,6 +255,12 @@ export const SETTINGS = [
     env: 'REDIS_PREFIX',
     accepted: 'letters, digits and : _ - . (1 to 64 characters)',
     parse: (raw) => (/^[A-Za-z0-9:_.-]{1,64}$/.test(raw) ? raw : undefined),
+  }),
+  setting({
+    key: 'jobLeaseMs',
+    env: 'JOB_LEASE_MS',
+    accepted: 'a whole number of milliseconds from 100 to 3600000',
+    parse: whole(100, 3_600_000),
   }),
   setting({
     key: 'controlApi',

@@ -2,6 +2,8 @@
 // unfreeze, webhooks idle, reset, snapshot import) asks every replica to do its part and waits
 // for all of them: in memory there is one replica, this process; on Redis (REDIS_URL) the ask
 // goes over the bus (mock/store/redis/bus.ts) to every replica on that Redis, this one included.
+// Due jobs are in the store's queue, shared on Redis: whichever replica claims a job runs it, so
+// "run what is due" means until nothing is due or running on any replica.
 // A change of the shared clock or faults is announced the same way, and the control call
 // that made it answers only once every replica has taken it: the very next request, on any
 // replica, sees it. A replica that missed a message (its bus connection was down) catches up
@@ -14,11 +16,13 @@ import type { RedisBus } from '../store/redis/bus';
 import type { RedisSharedState } from '../store/redis/shared-state';
 
 /**
- * What a replica is asked to do: report its earliest job, run what is due, wait for its work
- * (or only its running jobs), drop its jobs, take the shared clock and faults as they are now, or send its journal entries.
+ * What a replica is asked to do: run what is due (taking the shared clock first), wait until its
+ * events are queued and nothing due is left, wait for its running jobs, drop the jobs (once its
+ * running ones have finished), take the shared clock and faults as they are now, or send its
+ * journal entries.
  */
-export type ClusterAction = 'next-due' | 'run-due' | 'idle' | 'wait-jobs' | 'clear-jobs' | 'sync' | 'flush-journal';
-const ACTIONS: readonly string[] = ['next-due', 'run-due', 'idle', 'wait-jobs', 'clear-jobs', 'sync', 'flush-journal'];
+export type ClusterAction = 'run-due' | 'idle' | 'wait-jobs' | 'clear-jobs' | 'sync' | 'flush-journal';
+const ACTIONS: readonly string[] = ['run-due', 'idle', 'wait-jobs', 'clear-jobs', 'sync', 'flush-journal'];
 
 /** Every this often a replica reads the shared control state, in case it missed an announcement. */
 const RESYNC_MS = 1_000;
@@ -28,7 +32,8 @@ export interface ReplicaParts {
   faults: FaultRegistry;
   journal: { flush(): Promise<void> };
   scheduler: Scheduler;
-  webhooks: { idle(): Promise<void> };
+  /** Resolves when the events published on this replica have their deliveries queued. */
+  webhooks: { accepted(): Promise<void> };
   /**
    * Puts back what the shared state must hold should Redis have lost it (restarted empty, or
    * flushed): the secret this replica signs with, the fixtures. Run every second.
@@ -38,8 +43,10 @@ export interface ReplicaParts {
 }
 
 export interface Cluster {
-  /** Runs an action on every replica; each one's reply (next-due: its earliest due time, else null). */
-  ask(action: ClusterAction): Promise<Array<number | null>>;
+  /** Runs an action on every replica; resolves when each has done it. */
+  ask(action: ClusterAction): Promise<void>;
+  /** When the earliest job of the cluster falls due (the queue is shared on Redis). */
+  nextDueAt(): Promise<number | undefined>;
   /**
    * Moves the clock forward by `ms`, as one atomic step on the shared clock (two replicas
    * advancing at once add up), and takes the result here.
@@ -57,40 +64,40 @@ export interface Cluster {
 }
 
 /** One replica's part of an action. */
-async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => Promise<void>): Promise<number | null> {
+async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => Promise<void>): Promise<null> {
   switch (action) {
     case 'sync':
       await sync?.();
-      return null;
+      break;
     case 'flush-journal':
       await parts.journal.flush();
-      return null;
-    case 'next-due':
-      return parts.scheduler.nextDueAt() ?? null;
+      break;
     case 'run-due':
       await sync?.();
-      await parts.scheduler.runDue();
-      await parts.webhooks.idle();
-      return null;
+      await parts.scheduler.drain();
+      break;
     case 'idle':
-      await parts.scheduler.idle();
-      await parts.webhooks.idle();
-      return null;
+      await parts.webhooks.accepted();
+      await parts.scheduler.drain();
+      break;
     case 'wait-jobs':
       await parts.scheduler.idle();
-      return null;
+      break;
     case 'clear-jobs':
       // A job already running finishes against the old state rather than half into the new one.
-      await parts.scheduler.idle();
-      parts.scheduler.clear();
-      return null;
+      await parts.scheduler.clear();
+      break;
   }
+  return null;
 }
 
 /** This process alone. */
 export function localCluster(parts: ReplicaParts): Cluster {
   return {
-    ask: async (action) => [await perform(parts, action)],
+    ask: async (action) => {
+      await perform(parts, action);
+    },
+    nextDueAt: () => parts.scheduler.nextDueAt(),
     advanceClock: (ms) => {
       parts.clock.advance(ms);
       return Promise.resolve();
@@ -126,6 +133,8 @@ export async function sharedCluster(
   let failing = false;
   const resync = setInterval(() => {
     bus.heartbeat();
+    // Jobs other replicas scheduled that fell due, and those whose replica died (lease run out).
+    void parts.scheduler.poll();
     if (resyncing) return;
     resyncing = true;
     void sync()
@@ -140,9 +149,12 @@ export async function sharedCluster(
       .finally(() => (resyncing = false));
   }, RESYNC_MS);
   resync.unref();
-  const ask = async (action: ClusterAction) => (await bus.ask(action)).map((reply) => (typeof reply === 'number' ? reply : null));
+  const ask = async (action: ClusterAction) => {
+    await bus.ask(action);
+  };
   return {
     ask,
+    nextDueAt: () => parts.scheduler.nextDueAt(),
     advanceClock: async (ms) => parts.clock.adopt(await shared.advanceClock(ms)),
     clockChanged: () => shared.writeClock(parts.clock.state()),
     announceFaults: async () => {

@@ -20,12 +20,11 @@ export function clockHandlers(c: ControlContext) {
       // Moves the clock by exactly `by`, counted step by step (not to an instant computed at the
       // start), so two advances made at once through two replicas add up.
       let remaining = parseDuration(body.by);
-      // Walk to each due time in turn, the earliest of every replica's jobs, so work that a job
+      // Walk to each due time in turn, the earliest job of the cluster, so work that a job
       // schedules inside the window (the next webhook retry, say) runs too: advancing 2 h runs
       // the whole retry schedule.
       for (let steps = 0; steps < MAX_STEPS; steps++) {
-        const due = (await c.cluster.ask('next-due')).filter((at): at is number => at !== null);
-        const next = due.length > 0 ? Math.min(...due) : undefined;
+        const next = await c.cluster.nextDueAt();
         const step = next === undefined ? undefined : next - clock.now();
         if (step === undefined || step > remaining) break;
         if (step > 0) {

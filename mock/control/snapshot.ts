@@ -43,7 +43,7 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
   clock.freeze(Date.parse(snapshot.clock.now));
   if (!snapshot.clock.frozen) clock.unfreeze();
   await c.cluster.clockChanged();
-  resumeAutoSettlement(
+  await resumeAutoSettlement(
     c,
     (snapshot.records.operation ?? []).map((item) => item.record as Operation),
   );
@@ -51,15 +51,6 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
 }
 
 /** The same job OperationService schedules at creation, for the operations the snapshot left REQUESTED. */
-function resumeAutoSettlement(c: ControlContext, operations: Operation[]): void {
-  const { config, scheduler, store } = c.deps;
-  const delay = config.autoSettleMs;
-  if (delay === null) return;
-  for (const operation of operations) {
-    if (operation.currentState.status !== 'REQUESTED') continue;
-    scheduler.at(Date.parse(operation.createdAt) + delay, async () => {
-      const current = await store.get('operation', operation.id);
-      if (current?.currentState.status === 'REQUESTED') await c.services.operations.settle(operation.customer.id, operation.id);
-    });
-  }
+async function resumeAutoSettlement(c: ControlContext, operations: Operation[]): Promise<void> {
+  for (const operation of operations) await c.services.operations.scheduleAutoSettle(operation);
 }

@@ -1,5 +1,7 @@
-// Domain events: every state change publishes one (the event types of the OpenAPI document's webhooks). Publishing never waits
-// on delivery; listeners (the webhook dispatcher) queue what they need and return at once.
+// Domain events: every state change publishes one (the event types of the OpenAPI document's webhooks). Publishing waits
+// for listeners to take the event (the webhook dispatcher queues its deliveries), never for a
+// delivery: a change that is acknowledged has its deliveries queued. A listener reports its own
+// failures; publishing never fails the change that was made.
 import type { EventType, ResourceName } from '../store/records';
 
 export interface DomainEvent {
@@ -12,7 +14,7 @@ export interface DomainEvent {
   payload: Record<string, unknown>;
 }
 
-export type EventListener = (event: DomainEvent) => void;
+export type EventListener = (event: DomainEvent) => Promise<void> | void;
 
 export class EventBus {
   private readonly listeners: EventListener[] = [];
@@ -25,7 +27,7 @@ export class EventBus {
     };
   }
 
-  publish(event: DomainEvent): void {
-    for (const listener of this.listeners) listener(event);
+  async publish(event: DomainEvent): Promise<void> {
+    await Promise.all(this.listeners.map(async (listener) => listener(event)));
   }
 }

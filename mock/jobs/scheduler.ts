@@ -1,67 +1,121 @@
-// Runs jobs at a time of the mock clock (auto-settlement, webhook retries). A real timer waits
-// for the earliest job; moving the clock runs whatever fell due at once.
+// Runs jobs at a time of the mock clock (auto-settlement, webhook deliveries and retries). The
+// jobs are data in a queue of the store (mock/store/job-queue.ts): in memory, or in Redis where
+// every replica claims from the same queue, so a due job runs once whichever replica scheduled
+// it. A handler is registered per kind of job and must be idempotent: a job whose replica died
+// mid-way runs again on another once its lease runs out.
+//
+// A real timer waits for the earliest job, none while the clock is frozen; a clock jump re-arms
+// it. Up to `workers` jobs run at once (one per group at most, which the queue enforces), so a
+// slow webhook receiver holds up only its own subscription.
+import { randomUUID } from 'node:crypto';
 import type { ControllableClock } from '../clock';
+import { ServiceError } from '../errors/catalogue';
+import type { ClaimedJob, JobCounts, JobQueue, JobSpec } from '../store/job-queue';
 
-interface Job {
-  dueAt: number;
-  order: number;
-  run: () => Promise<void> | void;
+/** Runs a claimed job; answers the job that follows it (the next retry), scheduled as the job completes. */
+export type JobHandler = (job: ClaimedJob) => Promise<JobSpec | undefined>;
+
+export interface SchedulerOptions {
+  /** The queue's lease (JOB_LEASE_MS): a running job's claim is renewed three times per lease. */
+  leaseMs: number;
+  /** Jobs run at once by this process (default 16). */
+  workers?: number;
 }
 
+/** While other replicas still run jobs, how often `drain` looks again. */
+const DRAIN_POLL_MS = 20;
+/** A job due but not claimable now (held elsewhere, Redis away) is tried again after this long. */
+const RETRY_CLAIM_MS = 200;
+
 export class Scheduler {
-  private heap: Job[] = [];
-  private counter = 0;
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly workers = new Set<Promise<void>>();
+  /** Claims are `<this process>:<n>`: a lease taken over by another replica is never completed by this one. */
+  private readonly owner = randomUUID();
+  private claims = 0;
+  /** Jobs this process has claimed; tells the timer whether a run made progress. */
+  private claimed = 0;
   private timer: NodeJS.Timeout | undefined;
+  private armedFor: number | undefined;
   private stopped = false;
-  private running: Promise<void> = Promise.resolve();
+  /** While the queue is being cleared, no new claims: jobs due behind running ones must not run against the old state. */
+  private clearing = false;
 
   constructor(
     private readonly clock: ControllableClock,
+    readonly queue: JobQueue,
     private readonly onError: (error: unknown) => void,
+    private readonly options: SchedulerOptions,
   ) {
     clock.onJump(() => this.arm());
   }
 
-  at(dueAt: number, run: Job['run']): void {
-    this.push({ dueAt, order: this.counter++, run });
+  handle(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Adds jobs; resolves once they are kept (in Redis: every replica can now claim them). */
+  async schedule(...jobs: JobSpec[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queue.schedule(jobs);
+    const earliest = Math.min(...jobs.map((job) => job.dueAt));
+    if (earliest <= this.clock.now()) void this.runDue().then(() => this.arm());
+    else if (this.armedFor === undefined || earliest < this.armedFor) this.arm();
+  }
+
+  /** When the earliest claimable job falls due, if any (every replica's jobs, on Redis). */
+  nextDueAt(): Promise<number | undefined> {
+    return this.queue.nextDueAt();
+  }
+
+  counts(): Promise<JobCounts> {
+    return this.queue.counts();
+  }
+
+  /** A webhook message's attempts, counted across replicas: this attempt's number, from 1. */
+  nextAttempt(messageId: string): Promise<number> {
+    return this.queue.nextAttempt(messageId);
+  }
+
+  /** Claims and runs what is due now until nothing due can be claimed; resolves when this process's jobs have finished. */
+  runDue(): Promise<void> {
+    this.startWorker();
+    return this.idle();
+  }
+
+  /**
+   * Runs what is due until nothing is due or running anywhere: jobs other replicas run, and the
+   * job of a replica that died (claimed again here once its lease runs out), included.
+   */
+  async drain(): Promise<void> {
+    while (!this.stopped) {
+      await this.runDue();
+      const [next, counts] = await Promise.all([this.queue.nextDueAt(), this.queue.counts()]);
+      if (counts.running === 0 && (next === undefined || next > this.clock.now())) return;
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    }
+  }
+
+  /** Waits for the jobs this process is running. */
+  async idle(): Promise<void> {
+    while (this.workers.size > 0) await Promise.all(this.workers);
+  }
+
+  /** Drops every job (after this process's running ones finish: they end against the old state). */
+  async clear(): Promise<void> {
+    this.clearing = true;
+    try {
+      await this.idle();
+      await this.queue.clear();
+    } finally {
+      this.clearing = false;
+    }
     this.arm();
   }
 
-  in(ms: number, run: Job['run']): void {
-    this.at(this.clock.now() + ms, run);
-  }
-
-  get pending(): number {
-    return this.heap.length;
-  }
-
-  /** When the earliest job falls due, if any. */
-  nextDueAt(): number | undefined {
-    return this.heap[0]?.dueAt;
-  }
-
-  /** Runs every job due now, in due order; resolves when they have finished. */
-  runDue(): Promise<void> {
-    this.running = this.running.then(async () => {
-      for (let job = this.peekDue(); job; job = this.peekDue()) {
-        this.pop();
-        try {
-          await job.run();
-        } catch (error) {
-          this.onError(error);
-        }
-      }
-    });
-    return this.running;
-  }
-
-  /** Waits for the jobs that are running now (tests and the control API use this). */
-  idle(): Promise<void> {
-    return this.running;
-  }
-
-  clear(): void {
-    this.heap = [];
+  /** Looks at the queue again: claims what fell due (jobs of other replicas, leases run out) and re-arms the timer. */
+  poll(): Promise<void> {
+    return this.runDue().then(() => this.arm());
   }
 
   stop(): void {
@@ -69,57 +123,90 @@ export class Scheduler {
     if (this.timer) clearTimeout(this.timer);
   }
 
-  private peekDue(): Job | undefined {
-    const top = this.heap[0];
-    return top && top.dueAt <= this.clock.now() ? top : undefined;
+  private startWorker(): void {
+    if (this.stopped || this.workers.size >= (this.options.workers ?? 16)) return;
+    const worker: Promise<void> = this.work().finally(() => this.workers.delete(worker));
+    this.workers.add(worker);
+  }
+
+  private async work(): Promise<void> {
+    while (!this.stopped && !this.clearing) {
+      let job: ClaimedJob | undefined;
+      try {
+        job = await this.queue.claim(this.clock.now(), `${this.owner}:${++this.claims}`);
+      } catch (error) {
+        this.onError(error);
+        return;
+      }
+      if (!job) return;
+      this.claimed++;
+      // More may be due: let another worker claim while this one runs.
+      this.startWorker();
+      await this.run(job);
+    }
+  }
+
+  private async run(job: ClaimedJob): Promise<void> {
+    const renewal = setInterval(() => void this.queue.renew(job).catch(() => undefined), Math.max(10, this.options.leaseMs / 3));
+    renewal.unref();
+    let next: JobSpec | undefined;
+    try {
+      const handler = this.handlers.get(job.kind);
+      if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
+      next = await handler(job);
+    } catch (error) {
+      this.onError(error);
+      // Redis lost mid-way: the job stays claimed and runs again, on any replica, once its lease
+      // runs out (handlers are idempotent). Any other failure ends the job, as it would end a request.
+      if (error instanceof ServiceError && error.code === 'SERVICE_UNAVAILABLE') return;
+    } finally {
+      clearInterval(renewal);
+    }
+    try {
+      await this.queue.complete(job, next);
+    } catch (error) {
+      this.onError(error);
+    }
   }
 
   private arm(): void {
     if (this.stopped) return;
+    this.queue.nextDueAt().then(
+      (next) => this.armAt(next),
+      (error: unknown) => this.onError(error),
+    );
+  }
+
+  private armAt(next: number | undefined): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const top = this.heap[0];
-    if (!top) return;
-    const wait = top.dueAt - this.clock.now();
+    this.armedFor = undefined;
+    if (next === undefined || this.stopped) return;
+    const wait = next - this.clock.now();
     if (wait <= 0) {
-      void this.runDue().then(() => this.arm());
+      // Due now. Should nothing be claimed (another replica took it, or Redis is away), look
+      // again a little later rather than at once.
+      const before = this.claimed;
+      void this.runDue().then(() => {
+        if (this.claimed > before) this.arm();
+        else if (!this.stopped) {
+          this.timer = setTimeout(() => this.arm(), RETRY_CLAIM_MS);
+          this.timer.unref();
+        }
+      });
       return;
     }
     // While the clock is frozen only a jump can make a job due.
     if (this.clock.frozen) return;
-    this.timer = setTimeout(() => void this.runDue().then(() => this.arm()), Math.min(wait, 2 ** 31 - 1));
+    this.armedFor = next;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.armedFor = undefined;
+        void this.runDue().then(() => this.arm());
+      },
+      Math.min(wait, 2 ** 31 - 1),
+    );
     this.timer.unref();
   }
-
-  private push(job: Job): void {
-    const heap = this.heap;
-    heap.push(job);
-    for (let i = heap.length - 1; i > 0;) {
-      const parent = (i - 1) >> 1;
-      if (!before(heap[i] as Job, heap[parent] as Job)) break;
-      [heap[i], heap[parent]] = [heap[parent] as Job, heap[i] as Job];
-      i = parent;
-    }
-  }
-
-  private pop(): void {
-    const heap = this.heap;
-    const last = heap.pop();
-    if (!last || heap.length === 0) return;
-    heap[0] = last;
-    for (let i = 0; ;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let best = i;
-      if (l < heap.length && before(heap[l] as Job, heap[best] as Job)) best = l;
-      if (r < heap.length && before(heap[r] as Job, heap[best] as Job)) best = r;
-      if (best === i) break;
-      [heap[i], heap[best]] = [heap[best] as Job, heap[i] as Job];
-      i = best;
-    }
-  }
-}
-
-function before(a: Job, b: Job): boolean {
-  return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.order < b.order);
 }

@@ -49,7 +49,7 @@ export class AccountService {
   /** Adds an account (control API: a new customer's copy of the demo accounts); emits ACCOUNT_CREATED. */
   async create(record: AccountRecord): Promise<Account> {
     await this.deps.store.insert('account', record.account.customer.id, record.account.id, record);
-    this.publish('ACCOUNT_CREATED', record.account, record.account.createdAt);
+    await this.publish('ACCOUNT_CREATED', record.account, record.account.createdAt);
     return record.account;
   }
 
@@ -80,7 +80,7 @@ export class AccountService {
       ...r,
       account: moveAsset(r.account, currency, to, at),
     }))) as AccountRecord;
-    this.publish(to === 'ACTIVE' ? 'ACCOUNT_ASSET_ACTIVATED' : 'ACCOUNT_ASSET_FAILED', updated.account, at);
+    await this.publish(to === 'ACTIVE' ? 'ACCOUNT_ASSET_ACTIVATED' : 'ACCOUNT_ASSET_FAILED', updated.account, at);
     return updated.account;
   }
 
@@ -99,11 +99,11 @@ export class AccountService {
       review: review ?? r.review,
     }))) as AccountRecord;
     // The seed's account events: only ACTION_REQUIRED among the states has one.
-    if (to === 'ACTION_REQUIRED') this.publish('ACCOUNT_ACTION_REQUIRED', updated.account, at);
+    if (to === 'ACTION_REQUIRED') await this.publish('ACCOUNT_ACTION_REQUIRED', updated.account, at);
     return updated.account;
   }
 
-  private publish(eventType: EventType, account: Account, atTime: string): void {
-    this.deps.events.publish(resourceEvent('ACCOUNT', eventType, account, account.customer.id, atTime));
+  private publish(eventType: EventType, account: Account, atTime: string): Promise<void> {
+    return this.deps.events.publish(resourceEvent('ACCOUNT', eventType, account, account.customer.id, atTime));
   }
 }

@@ -44,7 +44,7 @@ export class BeneficiaryService {
       updatedAt: at,
     };
     await store.insert('beneficiary', customerId, beneficiary.id, beneficiary);
-    for (const instruction of beneficiary.paymentInstructions) this.publish(beneficiary, instruction);
+    for (const instruction of beneficiary.paymentInstructions) await this.publish(beneficiary, instruction);
     return this.applyMagicValues(customerId, beneficiary, beneficiary.paymentInstructions);
   }
 
@@ -58,7 +58,7 @@ export class BeneficiaryService {
       paymentInstructions: [...current.paymentInstructions, instruction],
       updatedAt: at,
     }))) as Beneficiary;
-    this.publish(updated, instruction);
+    await this.publish(updated, instruction);
     return this.applyMagicValues(customerId, updated, [instruction]);
   }
 
@@ -95,7 +95,7 @@ export class BeneficiaryService {
       paymentInstructions: current.paymentInstructions.map((pi) => (pi.id === instructionId ? moveInstruction(pi, to, at, reason) : pi)),
       updatedAt: at,
     }))) as Beneficiary;
-    this.publish(updated, updated.paymentInstructions.find((pi) => pi.id === instructionId) as PaymentInstruction);
+    await this.publish(updated, updated.paymentInstructions.find((pi) => pi.id === instructionId) as PaymentInstruction);
     return updated;
   }
 
@@ -112,10 +112,10 @@ export class BeneficiaryService {
     return instruction;
   }
 
-  private publish(beneficiary: Beneficiary, instruction: PaymentInstruction): void {
+  private publish(beneficiary: Beneficiary, instruction: PaymentInstruction): Promise<void> {
     const status = (instruction.currentState.status ?? 'CREATED') as InstructionStatus;
     const atTime = instruction.currentState.createdAt;
-    this.deps.events.publish({
+    return this.deps.events.publish({
       eventType: INSTRUCTION_EVENT[status],
       resource: 'BENEFICIARY',
       customerId: beneficiary.customerId,

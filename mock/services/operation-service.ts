@@ -24,11 +24,20 @@ type TransferCreate = Schemas['TransferCreate'];
 /** How long the PIX QR code of a deposit can be paid (ours: one hour of mock time). */
 const FUNDING_WINDOW_MS = 60 * 60 * 1000;
 
+interface AutoSettleJob {
+  customerId: string;
+  operationId: string;
+}
+
+const AUTO_SETTLE = 'auto-settle';
+
 export class OperationService {
   constructor(
     private readonly deps: Deps,
     private readonly quotes: QuoteService,
-  ) {}
+  ) {
+    deps.scheduler.handle(AUTO_SETTLE, (job) => this.autoSettle(job.data as AutoSettleJob));
+  }
 
   list(customerId: string, params: PageParams) {
     const { store, codec } = this.deps;
@@ -145,20 +154,40 @@ export class OperationService {
       await store.releaseQuote(quote.id, id);
       throw error;
     }
-    this.publish(operation);
+    await this.publish(operation);
     // Magic value 777.77: the deposit is paid at once (README "Control API, clock, faults").
     if (depositSettlesAtOnce(operation)) return this.settle(customerId, id);
-    this.scheduleAutoSettle(customerId, id);
+    await this.scheduleAutoSettle(operation);
     return operation;
   }
 
-  private scheduleAutoSettle(customerId: string, id: string): void {
+  /**
+   * The auto-settlement job of a REQUESTED operation (AUTO_SETTLE_MS after its creation; a
+   * snapshot import schedules it again for the operations it restores). In the group of the
+   * operation's customer: that customer's settlements run one at a time, in due order.
+   */
+  async scheduleAutoSettle(operation: Operation): Promise<void> {
     const delay = this.deps.config.autoSettleMs;
-    if (delay === null) return;
-    this.deps.scheduler.in(delay, async () => {
-      const current = await this.deps.store.get('operation', id);
-      if (current?.currentState.status === 'REQUESTED') await this.settle(customerId, id);
-    });
+    if (delay === null || operation.currentState.status !== 'REQUESTED') return;
+    const data: AutoSettleJob = { customerId: operation.customer.id, operationId: operation.id };
+    const dueAt = Date.parse(operation.createdAt) + delay;
+    await this.deps.scheduler.schedule({ kind: AUTO_SETTLE, group: `settle:${data.customerId}`, dueAt, data });
+  }
+
+  /**
+   * The auto-settlement job: settles the operation if it is still REQUESTED, else does nothing
+   * (run again after a replica died, it changes nothing and emits nothing).
+   */
+  private async autoSettle({ customerId, operationId }: AutoSettleJob): Promise<undefined> {
+    const current = await this.deps.store.get('operation', operationId);
+    if (current?.currentState.status !== 'REQUESTED') return undefined;
+    try {
+      await this.settle(customerId, operationId);
+    } catch (error) {
+      // Settled or moved through the control API at the same moment, on any replica: nothing to do.
+      if (!(error instanceof ServiceError && error.code === 'INVALID_STATE_TRANSITION')) throw error;
+    }
+    return undefined;
   }
 
   /**
@@ -194,7 +223,7 @@ export class OperationService {
     );
     if (!outcome) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'operation', id: operationId });
     if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance);
-    this.publish(outcome.record);
+    await this.publish(outcome.record);
     return outcome.record;
   }
 
@@ -226,13 +255,13 @@ export class OperationService {
       return moveOperation(current, to, at, extra);
     });
     const result = moved as Operation;
-    this.publish(result);
+    await this.publish(result);
     return result;
   }
 
-  private publish(operation: Operation): void {
+  private publish(operation: Operation): Promise<void> {
     const status = operation.currentState.status as OperationStatus;
-    this.deps.events.publish(
+    return this.deps.events.publish(
       resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt),
     );
   }

@@ -1,12 +1,14 @@
 // Turns domain events into webhook deliveries (the `webhooks` of the OpenAPI document):
 // - a subscription receives the events of the resources and event types it names, of its own
 //   customer only;
-// - publishing never waits: each subscription has its own queue, so a slow or dead receiver
-//   delays only its own deliveries; first attempts of one subscription go out one at a time,
-//   in the order the events happened (a retry re-enters the queue when it falls due, so it
-//   may arrive after later events);
+// - each delivery is a job of the scheduler's queue (in Redis, shared by every replica), in the
+//   group of its subscription: a subscription's attempts go out one at a time, first attempts
+//   in the order the events happened (a retry falls due later, so it may arrive after later
+//   events), and a slow or dead receiver delays only its own deliveries. The request that
+//   caused an event answers once its deliveries are queued: an acknowledged change has them;
 // - one execution log per attempt; the message id is kept across retries and resends;
-//   retryAttempts counts the attempts before this one;
+//   retryAttempts counts the attempts before this one, counted by every replica alike; a job
+//   run again after its replica died does not send again an attempt that was logged;
 // - with allowRetry, failures are retried on the schedule in mock time; the last log says
 //   when the attempts ran out;
 // - under the production URL policy, a URL whose host name now resolves to a non-public
@@ -19,6 +21,7 @@ import type { ControllableClock } from '../clock';
 import type { Config } from '../config';
 import type { DomainEvent, EventBus } from '../events/event-bus';
 import type { Scheduler } from '../jobs/scheduler';
+import type { JobSpec } from '../store/job-queue';
 import type { ExecutionLog, SubscriptionRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Deliver, DeliveryOutcome } from './deliver';
@@ -31,6 +34,17 @@ export interface Message {
   /** The exact body sent, every attempt. */
   payload: string;
 }
+
+/**
+ * A delivery job: one attempt of a message, logged under `logId` (so a job run again after its
+ * replica died knows whether the attempt was logged).
+ */
+interface DeliveryJob {
+  message: Message;
+  logId: string;
+}
+
+const DELIVER = 'deliver';
 
 /** What the dispatcher works with; the app hands it these when it assembles the services. */
 export interface DispatcherDeps {
@@ -47,10 +61,6 @@ export interface DispatcherDeps {
 }
 
 export class WebhookDispatcher {
-  private readonly queues = new Map<string, Message[]>();
-  private readonly draining = new Map<string, Promise<void>>();
-  /** Attempts made per message id (retries and resends included). */
-  private readonly attempts = new Map<string, number>();
   private readonly unsubscribe: () => void;
   /** Events still being matched to subscriptions. */
   private readonly accepting = new Set<Promise<void>>();
@@ -60,11 +70,13 @@ export class WebhookDispatcher {
     private readonly contract: Contract,
     private readonly logger: Logger,
   ) {
+    deps.scheduler.handle(DELIVER, (job) => this.deliver(job.data as DeliveryJob));
     this.unsubscribe = deps.events.subscribe((event) => {
       const work = this.accept(event)
         .catch((error) => this.logger.error({ err: error, eventType: event.eventType }, 'webhook event could not be queued'))
         .finally(() => this.accepting.delete(work));
       this.accepting.add(work);
+      return work;
     });
   }
 
@@ -72,11 +84,18 @@ export class WebhookDispatcher {
     this.unsubscribe();
   }
 
-  /** Resolves when every queue is empty and no delivery is running (retries not yet due excluded). */
+  /** Resolves when every queued delivery has been attempted, on every replica (retries not yet due excluded). */
   async idle(): Promise<void> {
-    while (this.accepting.size > 0 || this.draining.size > 0) await Promise.all([...this.accepting, ...this.draining.values()]);
+    await this.accepted();
+    await this.deps.scheduler.drain();
   }
 
+  /** Resolves when every event published here has been matched and its deliveries queued. */
+  async accepted(): Promise<void> {
+    while (this.accepting.size > 0) await Promise.all(this.accepting);
+  }
+
+  /** Queues one delivery per matching subscription, each in its subscription's order (the job group). */
   private async accept(event: DomainEvent): Promise<void> {
     const check = this.contract.checkWebhook(event.eventType, event.payload);
     if (check.errors.length + check.drift.length > 0) {
@@ -87,50 +106,56 @@ export class WebhookDispatcher {
       );
       return;
     }
+    const { store, clock, newId, scheduler } = this.deps;
     const payload = JSON.stringify(event.payload);
-    const subscriptions = await this.deps.store.all('subscription', event.customerId);
-    for (const record of subscriptions) {
-      if (!wants(record, event)) continue;
-      this.enqueue({
-        messageId: this.deps.newId(),
-        subscriptionId: record.subscription.id,
-        customerId: event.customerId,
-        eventType: event.eventType,
-        payload,
-      });
-    }
+    const subscriptions = await store.all('subscription', event.customerId);
+    const now = clock.now();
+    const jobs = subscriptions
+      .filter((record) => wants(record, event))
+      .map((record) =>
+        deliveryJob(
+          {
+            messageId: newId(),
+            subscriptionId: record.subscription.id,
+            customerId: event.customerId,
+            eventType: event.eventType,
+            payload,
+          },
+          newId(),
+          now,
+        ),
+      );
+    await scheduler.schedule(...jobs);
   }
 
-  private enqueue(message: Message): void {
-    const queue = this.queues.get(message.subscriptionId) ?? [];
-    queue.push(message);
-    this.queues.set(message.subscriptionId, queue);
-    if (!this.draining.has(message.subscriptionId)) {
-      const run = this.drain(message.subscriptionId).finally(() => this.draining.delete(message.subscriptionId));
-      this.draining.set(message.subscriptionId, run);
-    }
+  /**
+   * A delivery job: the attempt, unless a replica that died already logged it; then the next
+   * retry, when the attempt failed and retries are left (scheduled as this job completes).
+   */
+  private async deliver({ message, logId }: DeliveryJob): Promise<JobSpec | undefined> {
+    const { store, config } = this.deps;
+    const logged = await store.get('executionLog', logId);
+    const done = logged
+      ? { log: logged, allowRetry: (await store.get('subscription', message.subscriptionId))?.subscription.allowRetry }
+      : await this.attempt(message, logId, true);
+    const log = done?.log;
+    if (!log || log.status === 'SUCCESS' || !done.allowRetry || log.retryAttempts >= config.retryScheduleMs.length) return undefined;
+    const delay = config.retryScheduleMs[log.retryAttempts] as number;
+    return deliveryJob(message, this.deps.newId(), Date.parse(log.createdAt) + delay);
   }
 
-  private async drain(subscriptionId: string): Promise<void> {
-    const queue = this.queues.get(subscriptionId) as Message[];
-    for (let message = queue.shift(); message; message = queue.shift()) {
-      try {
-        await this.attempt(message, true);
-      } catch (error) {
-        this.logger.error({ err: error, messageId: message.messageId }, 'webhook delivery failed unexpectedly');
-      }
-    }
-    this.queues.delete(subscriptionId);
-  }
-
-  /** One attempt: deliver, log it, and schedule the next one when retries are allowed. */
-  private async attempt(message: Message, retryOnFailure: boolean): Promise<ExecutionLog | undefined> {
-    const { store, clock, config, scheduler, newId } = this.deps;
+  /** One attempt: deliver and log it (and say whether the subscription allows retries). */
+  private async attempt(
+    message: Message,
+    logId: string,
+    retryOnFailure: boolean,
+  ): Promise<{ log: ExecutionLog; allowRetry: boolean } | undefined> {
+    const { store, clock, config, scheduler } = this.deps;
     const record = await store.get('subscription', message.subscriptionId);
     if (!record) return undefined; // deleted since: nothing to deliver to
     const subscription = record.subscription;
-    const retryAttempts = this.attempts.get(message.messageId) ?? 0;
-    this.attempts.set(message.messageId, retryAttempts + 1);
+    // Counted by every replica alike, retries and resends included.
+    const retryAttempts = (await scheduler.nextAttempt(message.messageId)) - 1;
     const headers: Record<string, string> = { 'x-message-id': message.messageId, 'x-event-type': message.eventType };
     if (config.webhookSigning) Object.assign(headers, signatureHeaders(record.signingSecret, message, clock.now()));
     // Production URL policy: the host name is resolved again before every attempt (DNS rebinding).
@@ -144,7 +169,7 @@ export class WebhookDispatcher {
       error = `${error}; no retries left after ${retryAttempts + 1} attempts`;
     const at = clock.nowIso();
     const log: ExecutionLog = {
-      id: newId(),
+      id: logId,
       companyId: subscription.companyId,
       subscriptionId: subscription.id,
       messageId: message.messageId,
@@ -159,11 +184,7 @@ export class WebhookDispatcher {
       updatedAt: at,
     };
     await store.insert('executionLog', subscription.id, log.id, log);
-    if (!outcome.ok && retryOnFailure && retriesLeft) {
-      const delay = config.retryScheduleMs[retryAttempts] as number;
-      scheduler.in(delay, () => this.enqueue(message));
-    }
-    return log;
+    return { log, allowRetry: subscription.allowRetry };
   }
 
   /** Delivers a logged message again, now, as a new attempt with the same message id (the caller has checked the log is the customer's). */
@@ -175,8 +196,14 @@ export class WebhookDispatcher {
       eventType: log.eventType,
       payload: log.payload,
     };
-    return (await this.attempt(message, false)) as ExecutionLog;
+    const done = await this.attempt(message, this.deps.newId(), false);
+    return (done as { log: ExecutionLog }).log;
   }
+}
+
+function deliveryJob(message: Message, logId: string, dueAt: number): JobSpec {
+  const data: DeliveryJob = { message, logId };
+  return { kind: DELIVER, group: `deliver:${message.subscriptionId}`, dueAt, data };
 }
 
 /** Standard Webhooks headers; the timestamp is mock time, like every other time the mock shows. */

@@ -785,6 +785,8 @@ export interface components {
             /** @enum {string} */
             urlPolicy: "development" | "production";
             webhookTimeoutMs: number;
+            /** @description How long a replica holds a claimed job before another may claim it again (ms of real time). */
+            jobLeaseMs?: number;
             webhookSigning: boolean;
             retryScheduleMs: number[];
             clockStart?: string;

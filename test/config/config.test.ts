@@ -103,6 +103,14 @@ const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> =
     ],
     bad: ['', 'fos*', 'a b', 'x'.repeat(65)],
   },
+  JOB_LEASE_MS: {
+    good: [
+      ['100', 100],
+      ['30000', 30000],
+      ['3600000', 3600000],
+    ],
+    bad: ['99', '3600001', '1.5', 'soon'],
+  },
   CONTROL_API: {
     good: [
       ['off', false],

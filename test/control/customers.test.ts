@@ -75,7 +75,9 @@ describe('isolated customers', () => {
 
   it('each account copy fires ACCOUNT_CREATED for the new customer', async () => {
     const seen: DomainEvent[] = [];
-    const stop = h.mock.deps.events.subscribe((event) => seen.push(event));
+    const stop = h.mock.deps.events.subscribe((event) => {
+      seen.push(event);
+    });
     try {
       const customer = (await control(h).post('/customers').expect(201)).body;
       expect(seen.map((e) => [e.eventType, e.customerId, e.payload.id])).toEqual(

@@ -25,7 +25,7 @@ describe('reset', () => {
     await api.post('/v1/beneficiaries', { entity: d.beneficiaryOf(d.c1.id).entity, relationshipType: 'THIRD_PARTY' }).expect(201);
     await control(h).post('/faults', { path: '/v1/reference/resources', latencyMs: 1 }).expect(201);
     await control(h).post('/clock/advance', { by: '1s' }).expect(200);
-    expect(h.mock.deps.scheduler.pending).toBeGreaterThan(0);
+    expect((await h.mock.deps.scheduler.counts()).waiting).toBeGreaterThan(0);
 
     expect((await control(h).post('/reset').expect(200)).body).toEqual({ status: 'reset' });
 
@@ -36,7 +36,7 @@ describe('reset', () => {
     expect((await api.get('/api/accounts?limit=100').expect(200)).body).toEqual(accountsBefore);
     expect((await control(h).get(`/accounts/${funded.id}/balances`).expect(200)).body.balances.BRL).toBe(d.balance(funded.id, 'BRL'));
     expect((await control(h).get('/faults').expect(200)).body.data).toEqual([]);
-    expect(h.mock.deps.scheduler.pending).toBe(0);
+    expect(await h.mock.deps.scheduler.counts()).toEqual({ waiting: 0, running: 0 });
     // The journal holds the reset call and what came after it only.
     const journal = (await control(h).get('/journal').expect(200)).body.data as Array<{ path: string }>;
     expect(journal[journal.length - 1]!.path).toBe('/_mock/reset');

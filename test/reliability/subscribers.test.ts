@@ -74,7 +74,7 @@ describe('a subscriber that fails a random third of its deliveries', () => {
           const eventType = OPERATION_EVENTS[i % OPERATION_EVENTS.length]!;
           const event = resourceEvent('OPERATION', eventType, operation, c1, h.mock.deps.clock.nowIso());
           expect(h.mock.contract.checkWebhook(eventType, event.payload)).toEqual({ errors: [], drift: [] });
-          h.mock.deps.events.publish(event);
+          await h.mock.deps.events.publish(event);
           published.set(eventType, (published.get(eventType) ?? 0) + 1);
         }
         stats.events += EVENTS;
@@ -84,7 +84,7 @@ describe('a subscriber that fails a random third of its deliveries', () => {
           h.mock.deps.clock.advance(step);
           await settleDeliveries(h);
         }
-        for (let guard = 0; h.mock.deps.scheduler.pending > 0 && guard < 10; guard++) {
+        for (let guard = 0; (await h.mock.deps.scheduler.counts()).waiting > 0 && guard < 10; guard++) {
           h.mock.deps.clock.advance(Math.max(...schedule));
           await settleDeliveries(h);
         }

@@ -1,0 +1,112 @@
+// The job queue in memory (the default; one process, so a claim never needs a lease). Each group
+// keeps its jobs in due order; a heap holds the first job of every group with none running, so
+// the next claimable job is found in O(log n). Heap entries are checked when they surface (a
+// group's first job may have changed since, or the group may be running) rather than removed
+// when they go stale.
+import type { ClaimedJob, JobCounts, JobQueue, JobSpec } from './job-queue';
+import { MinHeap } from './min-heap';
+
+interface Entry {
+  id: string;
+  order: number;
+  spec: JobSpec;
+}
+
+const before = (a: Entry, b: Entry) => a.spec.dueAt < b.spec.dueAt || (a.spec.dueAt === b.spec.dueAt && a.order < b.order);
+
+export class MemoryJobQueue implements JobQueue {
+  private order = 0;
+  /** Every group's jobs, in due order (ties in the order scheduled). */
+  private readonly groups = new Map<string, Entry[]>();
+  /** Groups with a job running: group → the claim. */
+  private readonly running = new Map<string, { id: string; claim: string }>();
+  private readonly heads = new MinHeap<Entry>(before);
+  private readonly attempts = new Map<string, number>();
+
+  schedule(jobs: readonly JobSpec[]): Promise<void> {
+    for (const spec of jobs) this.add(spec);
+    return Promise.resolve();
+  }
+
+  claim(now: number, claim: string): Promise<ClaimedJob | undefined> {
+    const head = this.head();
+    if (!head || head.spec.dueAt > now) return Promise.resolve(undefined);
+    this.heads.pop();
+    this.running.set(head.spec.group, { id: head.id, claim });
+    return Promise.resolve({ ...head.spec, id: head.id, claim });
+  }
+
+  complete(job: ClaimedJob, next?: JobSpec): Promise<boolean> {
+    if (!this.holds(job)) return Promise.resolve(false);
+    this.running.delete(job.group);
+    const jobs = this.groups.get(job.group) as Entry[];
+    jobs.splice(
+      jobs.findIndex((entry) => entry.id === job.id),
+      1,
+    );
+    if (jobs.length === 0) this.groups.delete(job.group);
+    else this.heads.push(jobs[0] as Entry);
+    if (next) this.add(next);
+    return Promise.resolve(true);
+  }
+
+  renew(job: ClaimedJob): Promise<boolean> {
+    return Promise.resolve(this.holds(job));
+  }
+
+  nextDueAt(): Promise<number | undefined> {
+    return Promise.resolve(this.head()?.spec.dueAt);
+  }
+
+  counts(): Promise<JobCounts> {
+    let all = 0;
+    for (const jobs of this.groups.values()) all += jobs.length;
+    return Promise.resolve({ waiting: all - this.running.size, running: this.running.size });
+  }
+
+  clear(): Promise<void> {
+    this.groups.clear();
+    this.running.clear();
+    this.heads.clear();
+    this.attempts.clear();
+    return Promise.resolve();
+  }
+
+  nextAttempt(messageId: string): Promise<number> {
+    const n = (this.attempts.get(messageId) ?? 0) + 1;
+    this.attempts.set(messageId, n);
+    return Promise.resolve(n);
+  }
+
+  private holds(job: ClaimedJob): boolean {
+    const held = this.running.get(job.group);
+    return held !== undefined && held.id === job.id && held.claim === job.claim;
+  }
+
+  private add(spec: JobSpec): void {
+    // A copy: the caller's object changing later cannot move the job in its group.
+    const entry: Entry = { id: `m${this.order}`, order: this.order++, spec: { ...spec } };
+    const jobs = this.groups.get(spec.group) ?? [];
+    // Mostly appended (due later than what waits); a retry due earlier is placed by binary search.
+    let lo = 0;
+    let hi = jobs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(jobs[mid] as Entry, entry)) lo = mid + 1;
+      else hi = mid;
+    }
+    jobs.splice(lo, 0, entry);
+    this.groups.set(spec.group, jobs);
+    if (lo === 0 && !this.running.has(spec.group)) this.heads.push(entry);
+  }
+
+  /** The first claimable job: the heap's top once stale entries are dropped. */
+  private head(): Entry | undefined {
+    for (let top = this.heads.peek(); top; top = this.heads.peek()) {
+      const group = top.spec.group;
+      if (!this.running.has(group) && this.groups.get(group)?.[0] === top) return top;
+      this.heads.pop();
+    }
+    return undefined;
+  }
+}
