@@ -1,5 +1,5 @@
 // Quotes (POST /v1/quotes in the OpenAPI document): priced from the fixture rate table, alive 30 s of mock time by
-// default, consumed at most once (the atomic step is store.consumeQuote).
+// default, consumed at most once (the atomic step is store.insertConsumingQuote).
 import { ServiceError } from '../errors/catalogue';
 import { amount } from '../domain/money';
 import { priceQuote, quoteStatus } from '../domain/quotes';

@@ -55,6 +55,11 @@ export class MemoryStore implements Store {
   }
 
   async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void> {
+    this.insertNow(kind, scope, id, record);
+  }
+
+  /** The insert, synchronous: callers that must not yield between a check and the write use it. */
+  private insertNow<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): void {
     const table = this.table(kind);
     if (table.has(id)) throw new Error(`store: ${kind} ${id} exists already`);
     const key = ++this.sequence;
@@ -123,19 +128,22 @@ export class MemoryStore implements Store {
     };
   }
 
-  async consumeQuote(quoteId: string, operationId: string): Promise<boolean> {
-    // No await between the check and the set: within one event loop this is atomic.
+  async insertConsumingQuote<K extends Kind>(
+    quoteId: string,
+    kind: K,
+    scope: string,
+    id: string,
+    record: RecordTypes[K],
+  ): Promise<boolean> {
+    // No await between the checks and the writes: within one event loop this is atomic.
     const entry = this.table('quote').get(quoteId);
     const quote = entry?.record as RecordTypes['quote'] | undefined;
     if (!entry || !quote || quote.operationId !== null) return false;
-    entry.record = { ...quote, operationId };
+    // Inserted first (it throws, writing nothing, when the id exists), then the quote marked;
+    // synchronously, so another caller cannot pass the quote check in between.
+    this.insertNow(kind, scope, id, record);
+    entry.record = deepFreeze({ ...quote, operationId: id });
     return true;
-  }
-
-  async releaseQuote(quoteId: string, operationId: string): Promise<void> {
-    const entry = this.table('quote').get(quoteId);
-    const quote = entry?.record as RecordTypes['quote'] | undefined;
-    if (entry && quote?.operationId === operationId) entry.record = { ...quote, operationId: null };
   }
 
   async getBalance(accountId: string, asset: string): Promise<string> {

@@ -51,7 +51,7 @@ export interface QuoteRecord {
   rate: string;
   createdAt: string;
   expiresAt: string;
-  /** The operation that consumed it; set once, atomically (store.consumeQuote). */
+  /** The operation that consumed it; set once, atomically with the operation's insertion (store.insertConsumingQuote). */
   operationId: string | null;
   /** Made by the mock for a transfer (seed: "a 1:1 quote is generated internally"). */
   internal: boolean;

@@ -79,10 +79,14 @@ export interface Store {
   /** Every record of a kind in a scope, in insertion order (small sets only: subscriptions of a customer). */
   all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>>;
 
-  /** Atomically marks the quote used by `operationId`; false when another operation already holds it. */
-  consumeQuote(quoteId: string, operationId: string): Promise<boolean>;
-  /** Gives a consumed quote back (the operation that took it was not created). */
-  releaseQuote(quoteId: string, operationId: string): Promise<void>;
+  /**
+   * Inserts a record that consumes a quote (an operation), as one atomic step: the record is
+   * inserted and the quote marked used by it, or nothing is written and the answer is false when
+   * the quote is held already (or does not exist). So a quote is consumed once, and a replica that
+   * dies mid-request never leaves a quote consumed by an operation that was not stored. Throws,
+   * writing nothing, when the id exists.
+   */
+  insertConsumingQuote<K extends Kind>(quoteId: string, kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<boolean>;
 
   getBalance(accountId: string, asset: string): Promise<string>;
   setBalance(accountId: string, asset: string, value: string): Promise<void>;

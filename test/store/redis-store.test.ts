@@ -81,7 +81,7 @@ describeWithRedis('RedisStore', (redis) => {
         await store.insert('quote', CUSTOMER, 'quote-1', quote());
         await store.insert('operation', CUSTOMER, 'op-1', counter({ id: 'op-1', count: 0 }));
         await store.update('operation', 'op-1', (c) => counter({ id: 'op-1', count: countOf(c)! + 1 }));
-        await store.consumeQuote('quote-1', 'op-1');
+        await store.insertConsumingQuote('quote-1', 'operation', CUSTOMER, 'op-2', counter({ id: 'op-2', count: 0 }));
         await store.setBalance('account-1', 'BRL', '5');
         await store.moveBalance('account-1', 'USDT', '1');
         await store.updateWithBalances('operation', 'op-1', (c) => c, [{ accountId: 'account-2', asset: 'BRL', delta: '1' }]);
@@ -125,14 +125,35 @@ describeWithRedis('RedisStore', (redis) => {
       expect((await one.all('quote', CUSTOMER)).map((q: QuoteRecord) => q.id)).toEqual(['quote-1', 'quote-2']);
     });
 
-    it('a quote consumed by 100 callers spread over two replicas has exactly one winner', async () => {
+    it('a quote consumed by 100 callers spread over two replicas has exactly one winner: only its operation is stored', async () => {
       const [one, two] = await replicas();
       await one.insert('quote', CUSTOMER, 'quote-1', quote());
       const operations = Array.from({ length: 100 }, (_, i) => `op-${i}`);
-      const results = await Promise.all(operations.map((op, i) => (i % 2 ? one : two).consumeQuote('quote-1', op)));
+      const results = await Promise.all(
+        operations.map((op, i) =>
+          (i % 2 ? one : two).insertConsumingQuote('quote-1', 'operation', CUSTOMER, op, counter({ id: op, count: i })),
+        ),
+      );
       const winners = operations.filter((_, i) => results[i]);
       expect(winners).toHaveLength(1);
-      expect((await two.get('quote', 'quote-1'))?.operationId).toBe(winners[0]);
+      const winner = winners[0]!;
+      for (const store of [one, two]) {
+        expect((await store.get('quote', 'quote-1'))?.operationId).toBe(winner);
+        expect(await store.all('operation', CUSTOMER)).toEqual([{ id: winner, count: operations.indexOf(winner) }]);
+      }
+    });
+
+    it('a replica that read a quote before another replica consumed it reads it consumed, and cannot consume it again', async () => {
+      const [one, two] = await replicas();
+      await one.insert('quote', CUSTOMER, 'quote-1', quote());
+      expect((await two.get('quote', 'quote-1'))?.operationId).toBeNull();
+      expect((await two.page('quote', { scope: CUSTOMER, limit: 10, order: 'ASCENDING' })).items[0]?.record.operationId).toBeNull();
+      expect(await one.insertConsumingQuote('quote-1', 'operation', CUSTOMER, 'op-1', counter({ id: 'op-1', count: 0 }))).toBe(true);
+      expect((await two.get('quote', 'quote-1'))?.operationId).toBe('op-1');
+      expect((await two.page('quote', { scope: CUSTOMER, limit: 10, order: 'ASCENDING' })).items[0]?.record.operationId).toBe('op-1');
+      expect(await two.get('operation', 'op-1')).toEqual({ id: 'op-1', count: 0 });
+      expect(await two.insertConsumingQuote('quote-1', 'operation', CUSTOMER, 'op-2', counter({ id: 'op-2', count: 0 }))).toBe(false);
+      expect(await one.get('operation', 'op-2')).toBeUndefined();
     });
 
     it('100 concurrent increments through update, spread over two replicas, all land', async () => {
@@ -194,13 +215,13 @@ describeWithRedis('RedisStore', (redis) => {
   });
 
   describe('when Redis goes away', () => {
-    it('data written with appendfsync always is all there after Redis is killed and restarted', async () => {
+    it('data written with appendfsync always, a consumed quote and its operation too, survives kill -9 and restart', async () => {
       const server = await startRedisServer({ appendonly: true, appendfsync: 'always' });
       try {
         const prefix = uniquePrefix();
         const before = await RedisStore.open({ url: server.url, prefix });
         await before.insert('quote', CUSTOMER, 'quote-1', quote());
-        await before.consumeQuote('quote-1', 'op-1');
+        expect(await before.insertConsumingQuote('quote-1', 'operation', CUSTOMER, 'op-1', counter({ id: 'op-1', count: 1 }))).toBe(true);
         await before.setBalance('account-1', 'BRL', '0.1');
         await before.moveBalance('account-1', 'BRL', '0.2');
         await before.claimIdempotencyKey('k', 'print', T0, TTL);
@@ -213,6 +234,8 @@ describeWithRedis('RedisStore', (redis) => {
         try {
           expect(await after.exportState(T0)).toEqual(state);
           expect((await after.get('quote', 'quote-1'))?.operationId).toBe('op-1');
+          expect(await after.all('operation', CUSTOMER)).toEqual([{ id: 'op-1', count: 1 }]);
+          expect(await after.insertConsumingQuote('quote-1', 'operation', CUSTOMER, 'op-2', counter({ id: 'op-2', count: 0 }))).toBe(false);
           expect(await after.getBalance('account-1', 'BRL')).toBe('0.3');
           expect((await after.claimIdempotencyKey('k', 'print', T0 + 1, TTL)).outcome).toBe('DONE');
         } finally {
@@ -243,7 +266,9 @@ describeWithRedis('RedisStore', (redis) => {
           }
         }
         expect(read).toEqual(quote());
-        expect(await store.consumeQuote('quote-1', 'op-1')).toBe(true);
+        expect(await store.insertConsumingQuote('quote-1', 'operation', CUSTOMER, 'op-1', counter({ id: 'op-1', count: 0 }))).toBe(true);
+        expect((await store.get('quote', 'quote-1'))?.operationId).toBe('op-1');
+        expect(await store.get('operation', 'op-1')).toEqual({ id: 'op-1', count: 0 });
       } finally {
         await store.close();
         await server.stop();

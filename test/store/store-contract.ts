@@ -485,63 +485,140 @@ export function storeContract<S extends Store>(name: string, makeStore: () => Pr
       });
     });
 
-    describe('consuming quotes', () => {
-      it('a quote consumed by 100 concurrent callers has exactly one winner, and the quote names it', async () => {
+    describe('consuming quotes (insertConsumingQuote)', () => {
+      const NOW = T0 + 1000;
+      /** Inserts operation `id` (a stand-in) consuming `quoteId`, in CUSTOMER's list. */
+      const consume = (store: Store, id: string, quoteId = 'quote-1', record: StandIn = { id }) =>
+        store.insertConsumingQuote(quoteId, 'operation', CUSTOMER, id, asOperation(record));
+      /** A refused consumption, whether the store answers false or throws: either way nothing may change. */
+      const refusedOrFalse = (answer: Promise<boolean>) => answer.catch(() => false);
+
+      it('a quote consumed by 100 concurrent callers has one winner: only its operation is stored, the quote names it', async () => {
         const store = await storeWithQuote();
         const operations = Array.from({ length: 100 }, (_, i) => `op-${i}`);
-        const results = await Promise.all(operations.map((op) => store.consumeQuote('quote-1', op)));
+        const results = await Promise.all(operations.map((op) => consume(store, op)));
         const winners = operations.filter((_, i) => results[i]);
         expect(winners).toHaveLength(1);
         expect((await store.get('quote', 'quote-1'))?.operationId).toBe(winners[0]);
+        expect(await store.all('operation', CUSTOMER)).toEqual([{ id: winners[0] }]);
+        for (const loser of operations.filter((op) => op !== winners[0])) expect(await store.get('operation', loser)).toBeUndefined();
       });
 
-      it('consuming a quote changes only its operationId', async () => {
-        const store = await storeWithQuote();
-        await store.consumeQuote('quote-1', 'op-1');
-        expect(await store.get('quote', 'quote-1')).toEqual({ ...quote(), operationId: 'op-1' });
-      });
-
-      it('a quote consumed once cannot be consumed again, even by the same operation', async () => {
-        const store = await storeWithQuote();
-        expect(await store.consumeQuote('quote-1', 'op-1')).toBe(true);
-        expect(await store.consumeQuote('quote-1', 'op-1')).toBe(false);
-        expect(await store.consumeQuote('quote-1', 'op-2')).toBe(false);
-        expect((await store.get('quote', 'quote-1'))?.operationId).toBe('op-1');
-      });
-
-      it('an unknown quote cannot be consumed, and consuming it creates nothing', async () => {
+      it('100 operations consuming 100 different quotes at once all succeed, each quote naming its own, each keyed apart', async () => {
         const store = await fresh();
-        expect(await store.consumeQuote('nope', 'op-1')).toBe(false);
+        const ids = Array.from({ length: 100 }, (_, i) => i);
+        for (const i of ids) await store.insert('quote', CUSTOMER, `q-${i}`, quote(`q-${i}`));
+        const results = await Promise.all(ids.map((i) => consume(store, `op-${i}`, `q-${i}`)));
+        expect(results.every(Boolean)).toBe(true);
+        for (const i of ids) expect((await store.get('quote', `q-${i}`))?.operationId).toBe(`op-${i}`);
+        const keys = Object.values(await keysById(store));
+        expect(keys).toHaveLength(100);
+        expect(new Set(keys).size).toBe(100);
+      });
+
+      it("consuming a quote inserts the record and changes only the quote's operationId, to the record's id", async () => {
+        const store = await storeWithQuote();
+        expect(await consume(store, 'op-1', 'quote-1', { id: 'op-1', v: 7 })).toBe(true);
+        expect(await store.get('quote', 'quote-1')).toEqual({ ...quote(), operationId: 'op-1' });
+        expect(await store.get('operation', 'op-1')).toEqual({ id: 'op-1', v: 7 });
+      });
+
+      it("the inserted record is read back by id and listed in its scope's pages in insertion order", async () => {
+        const store = await storeWithQuote();
+        await store.insert('operation', CUSTOMER, 'a', asOperation({ id: 'a' }));
+        await store.insert('operation', OTHER_CUSTOMER, 'x', asOperation({ id: 'x' }));
+        expect(await consume(store, 'b')).toBe(true);
+        await store.insert('operation', CUSTOMER, 'c', asOperation({ id: 'c' }));
+        expect(await store.get('operation', 'b')).toEqual({ id: 'b' });
+        const slice = await page(store, {});
+        expect(shape(slice)).toEqual({ ids: ['a', 'b', 'c'], hasBefore: false, hasAfter: false });
+        const keys = slice.items.map((item) => item.key);
+        expect([...keys].sort((p, q) => p - q)).toEqual(keys);
+        expect(new Set(keys).size).toBe(3);
+        expect(shape(await page(store, { order: 'DESCENDING' })).ids).toEqual(['c', 'b', 'a']);
+        expect(await store.all('operation', CUSTOMER)).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+        expect(await store.all('operation', OTHER_CUSTOMER)).toEqual([{ id: 'x' }]);
+        expect((await store.get('quote', 'quote-1'))?.operationId).toBe('b');
+      });
+
+      it('a quote consumed once cannot fund another operation: false, no record inserted, nothing written', async () => {
+        const store = await storeWithQuote();
+        expect(await consume(store, 'op-1')).toBe(true);
+        const before = await store.exportState(NOW);
+        expect(await consume(store, 'op-2', 'quote-1', { id: 'op-2', v: 2 })).toBe(false);
+        expect(await store.get('operation', 'op-2')).toBeUndefined();
+        expect(await store.get('quote', 'quote-1')).toEqual({ ...quote(), operationId: 'op-1' });
+        expect(await store.all('operation', CUSTOMER)).toEqual([{ id: 'op-1' }]);
+        expect(await store.exportState(NOW)).toEqual(before);
+      });
+
+      it('a quote consumed once cannot be consumed again under the id that holds it: refused, and nothing changes', async () => {
+        const store = await storeWithQuote();
+        expect(await consume(store, 'op-1', 'quote-1', { id: 'op-1', v: 1 })).toBe(true);
+        const before = await store.exportState(NOW);
+        expect(await refusedOrFalse(consume(store, 'op-1', 'quote-1', { id: 'op-1', v: 2 }))).toBe(false);
+        expect(await store.get('operation', 'op-1')).toEqual({ id: 'op-1', v: 1 });
+        expect(await store.exportState(NOW)).toEqual(before);
+      });
+
+      it('an unknown quote answers false and inserts nothing: no record, no quote, the id still free', async () => {
+        const store = await fresh();
+        const before = await store.exportState(NOW);
+        expect(await consume(store, 'op-1', 'nope')).toBe(false);
+        expect(await store.get('operation', 'op-1')).toBeUndefined();
         expect(await store.get('quote', 'nope')).toBeUndefined();
+        expect(shape(await page(store, {}))).toEqual({ ids: [], hasBefore: false, hasAfter: false });
+        expect(await store.exportState(NOW)).toEqual(before);
+        await store.insert('operation', CUSTOMER, 'op-1', asOperation({ id: 'op-1' }));
+        expect(await store.get('operation', 'op-1')).toEqual({ id: 'op-1' });
+      });
+
+      it.each([
+        ['in the same scope', CUSTOMER],
+        ['in another scope', OTHER_CUSTOMER],
+      ])(
+        'when the id exists already (%s) it throws, writes nothing, and the quote stays unconsumed and usable by another id',
+        async (_, scope) => {
+          const store = await storeWithQuote();
+          await store.insert('operation', scope, 'op-1', asOperation({ id: 'op-1', v: 1 }));
+          const before = await store.exportState(NOW);
+          await expect(consume(store, 'op-1', 'quote-1', { id: 'op-1', v: 2 })).rejects.toThrow('exists already');
+          expect(await store.exportState(NOW)).toEqual(before);
+          expect(await store.get('operation', 'op-1')).toEqual({ id: 'op-1', v: 1 });
+          expect(await store.get('quote', 'quote-1')).toEqual(quote());
+          expect(await consume(store, 'op-2')).toBe(true);
+          expect((await store.get('quote', 'quote-1'))?.operationId).toBe('op-2');
+          expect(await store.get('operation', 'op-2')).toEqual({ id: 'op-2' });
+        },
+      );
+
+      it('consuming one quote leaves every other quote untouched and usable', async () => {
+        const store = await storeWithQuote();
+        await store.insert('quote', CUSTOMER, 'quote-2', quote('quote-2'));
+        expect(await consume(store, 'op-1')).toBe(true);
+        expect(await store.get('quote', 'quote-2')).toEqual(quote('quote-2'));
+        expect(await consume(store, 'op-2', 'quote-2')).toBe(true);
+        expect((await store.get('quote', 'quote-1'))?.operationId).toBe('op-1');
+        expect((await store.get('quote', 'quote-2'))?.operationId).toBe('op-2');
+      });
+
+      it('a quote read and listed before it is consumed reads consumed afterwards, by get, all and page (no stale copy)', async () => {
+        const store = await storeWithQuote();
+        expect((await store.get('quote', 'quote-1'))?.operationId).toBeNull();
+        expect((await store.all('quote', CUSTOMER))[0]?.operationId).toBeNull();
+        const quotes = () => store.page('quote', { scope: CUSTOMER, limit: 10, order: 'ASCENDING' });
+        expect((await quotes()).items[0]?.record.operationId).toBeNull();
+        expect(await consume(store, 'op-1')).toBe(true);
+        expect((await store.get('quote', 'quote-1'))?.operationId).toBe('op-1');
+        expect((await store.all('quote', CUSTOMER))[0]?.operationId).toBe('op-1');
+        expect((await quotes()).items[0]?.record.operationId).toBe('op-1');
       });
 
       it('consuming a quote leaves the record handed out earlier unchanged (records are values)', async () => {
         const store = await storeWithQuote();
         const before = await store.get('quote', 'quote-1');
-        await store.consumeQuote('quote-1', 'op-1');
+        await consume(store, 'op-1');
         expect(before?.operationId).toBeNull();
-      });
-
-      it('a release by an operation that does not hold the quote changes nothing', async () => {
-        const store = await storeWithQuote();
-        await store.consumeQuote('quote-1', 'op-1');
-        await store.releaseQuote('quote-1', 'op-2');
-        expect((await store.get('quote', 'quote-1'))?.operationId).toBe('op-1');
-        expect(await store.consumeQuote('quote-1', 'op-2')).toBe(false);
-      });
-
-      it('a release by the holder frees the quote for another operation', async () => {
-        const store = await storeWithQuote();
-        await store.consumeQuote('quote-1', 'op-1');
-        await store.releaseQuote('quote-1', 'op-1');
-        expect(await store.get('quote', 'quote-1')).toEqual(quote());
-        expect(await store.consumeQuote('quote-1', 'op-2')).toBe(true);
-      });
-
-      it('releasing an unknown quote is harmless and creates nothing', async () => {
-        const store = await fresh();
-        await expect(store.releaseQuote('nope', 'op-1')).resolves.toBeUndefined();
-        expect(await store.get('quote', 'nope')).toBeUndefined();
       });
     });
 
@@ -919,7 +996,7 @@ export function storeContract<S extends Store>(name: string, makeStore: () => Pr
       const NOW = T0 + 1000;
 
       /**
-       * Operations a, z (other scope), c in that order (b removed), a quote consumed by op-1, a
+       * Operations a, z (other scope), c in that order (b removed), c inserted consuming quote q1, a
        * subscription, three balances, and keys: 'done' (finished), 'running' (in progress),
        * 'old' (finished but expired at NOW).
        */
@@ -929,11 +1006,12 @@ export function storeContract<S extends Store>(name: string, makeStore: () => Pr
         await store.insert('operation', CUSTOMER, 'a', asOperation({ id: 'a', v: 1 }));
         await store.insert('operation', CUSTOMER, 'b', asOperation({ id: 'b' }));
         await store.insert('operation', OTHER_CUSTOMER, 'z', asOperation({ id: 'z' }));
-        await store.insert('operation', CUSTOMER, 'c', asOperation({ id: 'c', nested: { list: [1, null] } }));
+        expect(
+          await store.insertConsumingQuote('q1', 'operation', CUSTOMER, 'c', asOperation({ id: 'c', nested: { list: [1, null] } })),
+        ).toBe(true);
         await store.insert('subscription', CUSTOMER, 's1', asSubscription({ n: 1 }));
         await store.remove('operation', 'b');
         await store.update('operation', 'a', (current: StandIn) => asOperation({ ...current, v: 2 }));
-        await store.consumeQuote('q1', 'op-1');
         await store.setBalance(ACCOUNT, 'BRL', '10.50');
         await store.setBalance(ACCOUNT, 'USDT', '0.000001');
         await store.setBalance('account-2', 'BRL', '0');
@@ -964,7 +1042,7 @@ export function storeContract<S extends Store>(name: string, makeStore: () => Pr
         expect([...keys].sort((p, q) => p - q)).toEqual(keys);
         expect(keys).toEqual([(await keysById(store)).a, (await keysById(store, OTHER_CUSTOMER)).z, (await keysById(store)).c]);
         expect(state.records.quote).toEqual([
-          expect.objectContaining({ id: 'q1', scope: CUSTOMER, record: { ...quote('q1'), operationId: 'op-1' } }),
+          expect.objectContaining({ id: 'q1', scope: CUSTOMER, record: { ...quote('q1'), operationId: 'c' } }),
         ]);
         expect(state.records.subscription).toEqual([expect.objectContaining({ id: 's1', scope: CUSTOMER, record: { n: 1 } })]);
         expect(Object.keys(state.records).sort()).toEqual(['operation', 'quote', 'subscription']);
@@ -1012,7 +1090,8 @@ export function storeContract<S extends Store>(name: string, makeStore: () => Pr
         expect(await copy.all('subscription', CUSTOMER)).toEqual([{ n: 1 }]);
         expect(await copy.get('quote', 'q1')).toEqual(await original.get('quote', 'q1'));
         expect(await copy.get('operation', 'b')).toBeUndefined();
-        expect(await copy.consumeQuote('q1', 'op-2')).toBe(false);
+        expect(await copy.insertConsumingQuote('q1', 'operation', CUSTOMER, 'op-2', asOperation({ id: 'op-2' }))).toBe(false);
+        expect(await copy.get('operation', 'op-2')).toBeUndefined();
         expect(await copy.balances(ACCOUNT)).toEqual({ BRL: '10.5', USDT: '0.000001' });
         expect(await copy.balances('account-2')).toEqual({ BRL: '0' });
       });

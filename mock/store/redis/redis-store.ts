@@ -270,12 +270,21 @@ export class RedisStore implements Store {
   }
 
   // ---------------------------------------------------------------- quotes
-  async consumeQuote(quoteId: string, operationId: string): Promise<boolean> {
-    return (await this.run('fosQuoteHolder', [this.records('quote'), this.versionKey()], [quoteId, '', operationId])) === 1;
-  }
-
-  async releaseQuote(quoteId: string, operationId: string): Promise<void> {
-    await this.run('fosQuoteHolder', [this.records('quote'), this.versionKey()], [quoteId, operationId, '']);
+  async insertConsumingQuote<K extends Kind>(
+    quoteId: string,
+    kind: K,
+    scope: string,
+    id: string,
+    record: RecordTypes[K],
+  ): Promise<boolean> {
+    try {
+      const keys = [this.records(kind), this.meta(kind), this.list(kind, scope), this.key('seq'), this.records('quote'), this.versionKey()];
+      return (await this.run('fosInsertConsuming', keys, [id, JSON.stringify(record), scope, quoteId])) === 1;
+    } catch (error) {
+      if ((error as Error).message.includes('store: record exists already'))
+        throw new Error(`store: ${kind} ${id} exists already`, { cause: error });
+      throw error;
+    }
   }
 
   // ---------------------------------------------------------------- balances

@@ -157,21 +157,24 @@ end
 return out`,
   },
   /**
-   * KEYS: quote records, version. ARGV: quote id, the holder expected ('' for none), the new holder
-   * ('' for none). Changes the operation that holds the quote only from the one expected: consuming
-   * is '' → operation, giving back is operation → ''. 1 when it changed.
+   * KEYS: records, meta, list, sequence, quote records, version (last: `stamp` takes it). ARGV: id, json, scope, quote id.
+   * Inserts the record and marks the quote used by it, in one step; 0 (nothing written) when the
+   * quote is held already or does not exist, an error when the id exists.
    */
-  fosQuoteHolder: {
-    keys: 2,
+  fosInsertConsuming: {
+    keys: 6,
     lua: `${STAMP}
-local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local raw = redis.call('HGET', KEYS[5], ARGV[4])
 if not raw then return 0 end
 local quote = cjson.decode(body(raw))
-local holder = quote.operationId
-if holder == cjson.null then holder = '' end
-if holder ~= ARGV[2] then return 0 end
-if ARGV[3] == '' then quote.operationId = cjson.null else quote.operationId = ARGV[3] end
-redis.call('HSET', KEYS[1], ARGV[1], stamp(cjson.encode(quote)))
+if quote.operationId ~= nil and quote.operationId ~= cjson.null then return 0 end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return redis.error_reply('store: record exists already') end
+quote.operationId = ARGV[1]
+redis.call('HSET', KEYS[5], ARGV[4], stamp(cjson.encode(quote)))
+local key = redis.call('INCR', KEYS[4])
+redis.call('HSET', KEYS[1], ARGV[1], stamp(ARGV[2]))
+redis.call('HSET', KEYS[2], ARGV[1], string.format('%d', key) .. '|' .. ARGV[3])
+redis.call('ZADD', KEYS[3], key, ARGV[1])
 return 1`,
   },
   /**

@@ -1,13 +1,24 @@
 // Breaks made by a store that keeps too little (createApp's `store` option): quotes never marked
 // consumed, idempotency keys that ignore the request body.
 import { MemoryStore } from '../../../mock/store/memory-store';
-import type { IdempotencyClaim } from '../../../mock/store/store';
+import type { RecordTypes } from '../../../mock/store/records';
+import type { IdempotencyClaim, Kind } from '../../../mock/store/store';
 import type { Break } from './break';
 
-/** Quotes are checked but never marked consumed: each can fund any number of operations. */
+/**
+ * Quotes are never checked nor marked consumed: the operation is inserted and the answer is true,
+ * so each quote can fund any number of operations.
+ */
 class QuoteNeverConsumedStore extends MemoryStore {
-  override consumeQuote(): Promise<boolean> {
-    return Promise.resolve(true);
+  override async insertConsumingQuote<K extends Kind>(
+    _quoteId: string,
+    kind: K,
+    scope: string,
+    id: string,
+    record: RecordTypes[K],
+  ): Promise<boolean> {
+    await this.insert(kind, scope, id, record);
+    return true;
   }
 }
 
