@@ -12,6 +12,12 @@ export interface DomainEvent {
   atTime: string;
   /** The webhook body, shaped as the document's `webhooks` entry for this event type. */
   payload: Record<string, unknown>;
+  /**
+   * A stable name of this publication, given when it may be published again: by a job run again
+   * after its replica died mid-way, which cannot tell whether its first run queued the event.
+   * The same origin gives the same message ids, and a delivery already queued is not queued again.
+   */
+  origin?: string;
 }
 
 export type EventListener = (event: DomainEvent) => Promise<void> | void;

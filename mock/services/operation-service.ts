@@ -12,6 +12,7 @@ import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
 import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../store/records';
 import { resourceEvent } from '../events/resource-event';
+import type { ClaimedJob } from '../store/job-queue';
 import type { Deps } from './deps';
 import { ownAccount, ownBeneficiary, ownOperation } from './ownership';
 import { assertAssetsEnabled, type QuoteService } from './quote-service';
@@ -36,7 +37,7 @@ export class OperationService {
     private readonly deps: Deps,
     private readonly quotes: QuoteService,
   ) {
-    deps.scheduler.handle(AUTO_SETTLE, (job) => this.autoSettle(job.data as AutoSettleJob));
+    deps.scheduler.handle(AUTO_SETTLE, (job) => this.autoSettle(job));
   }
 
   list(customerId: string, params: PageParams) {
@@ -127,7 +128,7 @@ export class OperationService {
     return assertQuoteUsable(await this.deps.store.get('quote', quoteId), customerId, accountId, this.deps.clock.now());
   }
 
-  /** Consumes the quote (atomically: of concurrent callers exactly one wins) and records the operation. */
+  /** Records the operation consuming the quote (atomically: of concurrent callers exactly one wins). */
   private async open(
     id: string,
     customerId: string,
@@ -136,7 +137,6 @@ export class OperationService {
     intent: Operation['intent'],
   ): Promise<Operation> {
     const { store, clock, reference } = this.deps;
-    if (!(await store.consumeQuote(quote.id, id))) throw new ServiceError('QUOTE_ALREADY_CONSUMED');
     const operation = buildOperation({
       id,
       customerId,
@@ -148,12 +148,9 @@ export class OperationService {
       accountTags: account.account.tags,
       at: clock.nowIso(),
     });
-    try {
-      await store.insert('operation', customerId, id, operation);
-    } catch (error) {
-      await store.releaseQuote(quote.id, id);
-      throw error;
-    }
+    // One atomic step: the operation stored and the quote consumed by it, or neither.
+    if (!(await store.insertConsumingQuote(quote.id, 'operation', customerId, id, operation)))
+      throw new ServiceError('QUOTE_ALREADY_CONSUMED');
     await this.publish(operation);
     // Magic value 777.77: the deposit is paid at once (README "Control API, clock, faults").
     if (depositSettlesAtOnce(operation)) return this.settle(customerId, id);
@@ -175,14 +172,20 @@ export class OperationService {
   }
 
   /**
-   * The auto-settlement job: settles the operation if it is still REQUESTED, else does nothing
-   * (run again after a replica died, it changes nothing and emits nothing).
+   * The auto-settlement job: settles the operation if it is still REQUESTED. Run again after its
+   * replica died mid-way (runs > 1) and finding the operation settled, it publishes the settled
+   * state's event again under the job's id: if the first run settled it and died before the event
+   * was queued, the event is queued now; if it was queued, it is not queued twice (same origin,
+   * same message). Otherwise a settled operation changes nothing and emits nothing.
    */
-  private async autoSettle({ customerId, operationId }: AutoSettleJob): Promise<undefined> {
+  private async autoSettle(job: ClaimedJob): Promise<undefined> {
+    const { customerId, operationId } = job.data as AutoSettleJob;
     const current = await this.deps.store.get('operation', operationId);
-    if (current?.currentState.status !== 'REQUESTED') return undefined;
+    const status = current?.currentState.status;
+    if (current && job.runs > 1 && (status === 'COMPLETED' || status === 'FAILED')) await this.publish(current, job.id);
+    if (status !== 'REQUESTED') return undefined;
     try {
-      await this.settle(customerId, operationId);
+      await this.settle(customerId, operationId, job.id);
     } catch (error) {
       // Settled or moved through the control API at the same moment, on any replica: nothing to do.
       if (!(error instanceof ServiceError && error.code === 'INVALID_STATE_TRANSITION')) throw error;
@@ -196,7 +199,8 @@ export class OperationService {
    * The balance moves and the new state are one atomic step of the store, so of two replicas
    * settling the same operation at once exactly one moves the money; the other finds it settled.
    */
-  async settle(customerId: string, operationId: string): Promise<Operation> {
+  /** `origin`: the job settling it, so its event can be published again without being queued twice (autoSettle). */
+  async settle(customerId: string, operationId: string, origin?: string): Promise<Operation> {
     const { store, clock, newId } = this.deps;
     const operation = await ownOperation(store, customerId, operationId);
     const plan = settlementPlan(operation);
@@ -205,7 +209,7 @@ export class OperationService {
     // Magic value 666.66: the first debit is refused as if the balance were short.
     const first = plan.debits[0];
     if (withdrawalForcedShort(operation) && first) {
-      return this.fail(settleable(operation), first.asset, await store.getBalance(first.accountId, first.asset));
+      return this.fail(settleable(operation), first.asset, await store.getBalance(first.accountId, first.asset), origin);
     }
     const transactions = plan.transactions.map((t) => ({
       id: newId(),
@@ -222,18 +226,18 @@ export class OperationService {
       [...plan.debits, ...plan.credits],
     );
     if (!outcome) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'operation', id: operationId });
-    if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance);
-    await this.publish(outcome.record);
+    if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance, origin);
+    await this.publish(outcome.record, origin);
     return outcome.record;
   }
 
-  private fail(operation: Operation, asset: string, balance: string): Promise<Operation> {
+  private fail(operation: Operation, asset: string, balance: string, origin?: string): Promise<Operation> {
     const reason = {
       code: 'INSUFFICIENT_BALANCE',
       message: `The ${asset} balance is too low for this operation.`,
       details: { asset, balance },
     };
-    return this.transition(operation, 'FAILED', { reason }, (current) => assertSettleable(current, 'FAILED'));
+    return this.transition(operation, 'FAILED', { reason }, (current) => assertSettleable(current, 'FAILED'), origin);
   }
 
   /** Fails or flags an operation (control API), or returns a flagged one to processing. */
@@ -248,6 +252,7 @@ export class OperationService {
     to: OperationStatus,
     extra: Parameters<typeof moveOperation>[3],
     guard?: (current: Operation) => void,
+    origin?: string,
   ): Promise<Operation> {
     const at = this.deps.clock.nowIso();
     const moved = await this.deps.store.update('operation', operation.id, (current) => {
@@ -255,15 +260,15 @@ export class OperationService {
       return moveOperation(current, to, at, extra);
     });
     const result = moved as Operation;
-    await this.publish(result);
+    await this.publish(result, origin);
     return result;
   }
 
-  private publish(operation: Operation): Promise<void> {
+  /** The event of the operation's current state; `origin` names a publication that may be repeated (DomainEvent.origin). */
+  private publish(operation: Operation, origin?: string): Promise<void> {
     const status = operation.currentState.status as OperationStatus;
-    return this.deps.events.publish(
-      resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt),
-    );
+    const event = resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt);
+    return this.deps.events.publish(origin === undefined ? event : { ...event, origin });
   }
 }
 

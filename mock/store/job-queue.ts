@@ -19,6 +19,12 @@ export interface JobSpec {
   dueAt: number;
   /** What the handler needs; plain JSON. */
   data: unknown;
+  /**
+   * When set, the job is scheduled only if no job with this key was scheduled before (until the
+   * queue is cleared): work that may be asked for twice (an event published again by a job run
+   * again after its replica died) is queued once.
+   */
+  unique?: string;
 }
 
 /** A job now held by one caller, until it completes it or (on Redis) its lease runs out. */
@@ -26,6 +32,8 @@ export interface ClaimedJob extends JobSpec {
   id: string;
   /** The claim's own token: a complete or renew with an older claim's token does nothing. */
   claim: string;
+  /** This claim's number for the job, from 1: above 1, an earlier claim's lease ran out (its replica died or hung mid-way). */
+  runs: number;
 }
 
 export interface JobCounts {
@@ -52,7 +60,7 @@ export interface JobQueue {
   /** When the earliest claimable job falls due (a group's first job, the group not running). */
   nextDueAt(): Promise<number | undefined>;
   counts(): Promise<JobCounts>;
-  /** Drops every job and attempt count (reset, snapshot import); claims held now are lost. */
+  /** Drops every job, unique key and attempt count (reset, snapshot import); claims held now are lost. */
   clear(): Promise<void>;
   /** A webhook message's attempts, counted by every replica: this attempt's number, from 1. */
   nextAttempt(messageId: string): Promise<number>;

@@ -10,6 +10,7 @@ interface Entry {
   id: string;
   order: number;
   spec: JobSpec;
+  runs: number;
 }
 
 const before = (a: Entry, b: Entry) => a.spec.dueAt < b.spec.dueAt || (a.spec.dueAt === b.spec.dueAt && a.order < b.order);
@@ -22,6 +23,7 @@ export class MemoryJobQueue implements JobQueue {
   private readonly running = new Map<string, { id: string; claim: string }>();
   private readonly heads = new MinHeap<Entry>(before);
   private readonly attempts = new Map<string, number>();
+  private readonly uniques = new Set<string>();
 
   schedule(jobs: readonly JobSpec[]): Promise<void> {
     for (const spec of jobs) this.add(spec);
@@ -33,7 +35,8 @@ export class MemoryJobQueue implements JobQueue {
     if (!head || head.spec.dueAt > now) return Promise.resolve(undefined);
     this.heads.pop();
     this.running.set(head.spec.group, { id: head.id, claim });
-    return Promise.resolve({ ...head.spec, id: head.id, claim });
+    head.runs++;
+    return Promise.resolve({ ...head.spec, id: head.id, claim, runs: head.runs });
   }
 
   complete(job: ClaimedJob, next?: JobSpec): Promise<boolean> {
@@ -69,6 +72,7 @@ export class MemoryJobQueue implements JobQueue {
     this.running.clear();
     this.heads.clear();
     this.attempts.clear();
+    this.uniques.clear();
     return Promise.resolve();
   }
 
@@ -84,8 +88,12 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   private add(spec: JobSpec): void {
+    if (spec.unique !== undefined) {
+      if (this.uniques.has(spec.unique)) return;
+      this.uniques.add(spec.unique);
+    }
     // A copy: the caller's object changing later cannot move the job in its group.
-    const entry: Entry = { id: `m${this.order}`, order: this.order++, spec: { ...spec } };
+    const entry: Entry = { id: `m${this.order}`, order: this.order++, spec: { ...spec }, runs: 0 };
     const jobs = this.groups.get(spec.group) ?? [];
     // Mostly appended (due later than what waits); a retry due earlier is placed by binary search.
     let lo = 0;

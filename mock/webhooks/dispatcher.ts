@@ -25,6 +25,7 @@ import type { JobSpec } from '../store/job-queue';
 import type { ExecutionLog, SubscriptionRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Deliver, DeliveryOutcome } from './deliver';
+import { stableUuid } from './stable-id';
 
 export interface Message {
   messageId: string;
@@ -112,19 +113,19 @@ export class WebhookDispatcher {
     const now = clock.now();
     const jobs = subscriptions
       .filter((record) => wants(record, event))
-      .map((record) =>
-        deliveryJob(
-          {
-            messageId: newId(),
-            subscriptionId: record.subscription.id,
-            customerId: event.customerId,
-            eventType: event.eventType,
-            payload,
-          },
-          newId(),
-          now,
-        ),
-      );
+      .map((record) => {
+        // Published again under the same origin: the same message, queued once (JobSpec.unique).
+        const messageId = event.origin === undefined ? newId() : stableUuid(`${event.origin}\u0000${record.subscription.id}`);
+        const message: Message = {
+          messageId,
+          subscriptionId: record.subscription.id,
+          customerId: event.customerId,
+          eventType: event.eventType,
+          payload,
+        };
+        const job = deliveryJob(message, newId(), now);
+        return event.origin === undefined ? job : { ...job, unique: messageId };
+      });
     await scheduler.schedule(...jobs);
   }
 

@@ -81,7 +81,7 @@ export function jobQueueContract<Q extends JobQueue>(
         await queue.schedule([spec]);
         const claim = token();
         const claimed = await queue.claim(T0 + 5, claim);
-        expect(claimed).toEqual({ ...spec, id: expect.any(String), claim });
+        expect(claimed).toEqual({ ...spec, id: expect.any(String), claim, runs: 1 });
       });
 
       it('due jobs are claimed in due order, ties in the order scheduled', async () => {
@@ -220,6 +220,40 @@ export function jobQueueContract<Q extends JobQueue>(
         const names = Array.from({ length: 100 }, (_, i) => `j${i}`);
         await queue.schedule(names.map((n) => job(n, 'g', 0)));
         expect(await runAll(queue, T0)).toEqual(names);
+      });
+    });
+
+    describe('unique jobs', () => {
+      it('a job with a unique key already scheduled is not scheduled again, even after the first one completed', async () => {
+        const queue = await fresh();
+        await queue.schedule([
+          { ...job('first', 'g', 0), unique: 'message-1' },
+          { ...job('twin', 'g', 0), unique: 'message-1' },
+        ]);
+        expect(await queue.counts()).toEqual({ waiting: 1, running: 0 });
+        const first = (await queue.claim(T0, token()))!;
+        expect(first.data).toEqual(job('first', 'g', 0).data);
+        expect(await queue.complete(first)).toBe(true);
+        await queue.schedule([{ ...job('again', 'g', 0), unique: 'message-1' }]);
+        expect(await queue.claim(T0, token())).toBeUndefined();
+      });
+
+      it('a follow-up with a unique key already used is not scheduled; other keys and jobs without one are', async () => {
+        const queue = await fresh();
+        await queue.schedule([{ ...job('a', 'g', 0), unique: 'k1' }]);
+        const a = (await queue.claim(T0, token()))!;
+        expect(await queue.complete(a, { ...job('dup', 'g', 0), unique: 'k1' })).toBe(true);
+        expect(await queue.counts()).toEqual({ waiting: 0, running: 0 });
+        await queue.schedule([{ ...job('b', 'g', 0), unique: 'k2' }, job('c', 'g', 0), job('c', 'g', 0)]);
+        expect(await queue.counts()).toEqual({ waiting: 3, running: 0 });
+      });
+
+      it('clear forgets the unique keys: the same key can be scheduled again', async () => {
+        const queue = await fresh();
+        await queue.schedule([{ ...job('a', 'g', 0), unique: 'k' }]);
+        await queue.clear();
+        await queue.schedule([{ ...job('a', 'g', 0), unique: 'k' }]);
+        expect(await queue.counts()).toEqual({ waiting: 1, running: 0 });
       });
     });
 
@@ -461,7 +495,7 @@ export function jobQueueContract<Q extends JobQueue>(
         const spec: JobSpec = { kind: `kind ${odd}`, group: `group ${odd}`, dueAt: T0, data: { text: odd, [odd]: odd, list: [odd] } };
         await queue.schedule([spec, { ...spec, data: 'second' }]);
         const claimed = (await queue.claim(T0, token()))!;
-        expect(claimed).toEqual({ ...spec, id: claimed.id, claim: claimed.claim });
+        expect(claimed).toEqual({ ...spec, id: claimed.id, claim: claimed.claim, runs: 1 });
         expect(await queue.claim(T0, token())).toBeUndefined();
         expect(await queue.complete(claimed, { ...spec, data: [odd] })).toBe(true);
         expect((await queue.claim(T0, token()))?.data).toBe('second');

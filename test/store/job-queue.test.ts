@@ -147,8 +147,8 @@ describeWithRedis('RedisJobQueue', (redis) => {
       const again = await claimWithin(() => two.claim(T0, token()), 10_000);
       // No sooner than the lease (real time): a lower bound only, whatever the machine's speed.
       expect(Date.now() - started).toBeGreaterThanOrEqual(leaseMs - 20);
-      // The same job, its group's first, under a new claim.
-      expect(again).toEqual({ ...first, claim: again.claim });
+      // The same job, its group's first, under a new claim: its second run.
+      expect(again).toEqual({ ...first, claim: again.claim, runs: 2 });
       expect(again.claim).not.toBe(first.claim);
       expect(await one.renew(first)).toBe(false);
       expect(await one.complete(first, job('retry of the lost claim', 'g', 0))).toBe(false);
@@ -258,15 +258,15 @@ describeWithRedis('RedisJobQueue', (redis) => {
       await queue.schedule(specs);
       expect(await queue.nextDueAt()).toBe(E13 - 1);
       const before = (await queue.claim(E13 - 1, token()))!;
-      expect(before).toEqual({ ...specs[2], id: before.id, claim: before.claim });
+      expect(before).toEqual({ ...specs[2], id: before.id, claim: before.claim, runs: 1 });
       expect(await queue.claim(E13 - 1, token())).toBeUndefined();
       expect(await queue.nextDueAt()).toBe(E13);
       const at = (await queue.claim(E13, token()))!;
-      expect(at).toEqual({ ...specs[1], id: at.id, claim: at.claim });
+      expect(at).toEqual({ ...specs[1], id: at.id, claim: at.claim, runs: 1 });
       expect(await queue.nextDueAt()).toBe(E13 + 1);
       expect(await queue.claim(E13, token())).toBeUndefined();
       const after = (await queue.claim(E13 + 1, token()))!;
-      expect(after).toEqual({ ...specs[0], id: after.id, claim: after.claim });
+      expect(after).toEqual({ ...specs[0], id: after.id, claim: after.claim, runs: 1 });
       expect(await queue.complete(after, { kind: 'k', group: long, dueAt: E13 + 3, data: 'next' })).toBe(true);
       expect(await queue.nextDueAt()).toBe(E13 + 3);
       expect(await queue.complete(at, { kind: 'k', group: numeric, dueAt: E13 + 2, data: 'next' })).toBe(true);

@@ -9,6 +9,8 @@
 //   busy             hash group → the id of its running job
 //   run              sorted set: running jobs by the end of their lease (real time)
 //   claim            hash id → the token of the claim that holds it
+//   runs             hash id → how many times the job was claimed
+//   unique           hash of the unique keys of jobs scheduled (JobSpec.unique)
 //   attempts         hash webhook message id → attempts made
 //
 // Why not BullMQ or Redis Streams: a BullMQ delay is counted in real time (Date.now()) and ordered
@@ -18,7 +20,10 @@
 import type { ClaimedJob, JobCounts, JobQueue, JobSpec } from '../job-queue';
 import { unavailableOnLoss, type RedisClient } from './connection';
 
-/** Adds a job (ARGV at i: group, dueAt, json) and makes it its group's head in "due" when it comes first and the group is idle. */
+/**
+ * Adds a job (group, dueAt, json, unique key or '') unless its unique key was seen, and makes it
+ * its group's head in "due" when it comes first and the group is idle.
+ */
 const ADD = `
 local function now_ms()
   local t = redis.call('TIME')
@@ -28,7 +33,8 @@ local function head(p, group)
   local first = redis.call('ZRANGE', p .. 'g:' .. group, 0, 0, 'WITHSCORES')
   if first[1] then redis.call('ZADD', p .. 'due', first[2], first[1]) end
 end
-local function add(p, group, dueAt, json)
+local function add(p, group, dueAt, json, unique)
+  if unique ~= '' and redis.call('HSETNX', p .. 'unique', unique, '1') == 0 then return end
   local id = string.format('%016d', redis.call('INCR', p .. 'seq'))
   redis.call('HSET', p .. 'data', id, json)
   redis.call('HSET', p .. 'grp', id, group)
@@ -44,13 +50,13 @@ local function add(p, group, dueAt, json)
 end`;
 
 const SCRIPTS = {
-  /** ARGV: prefix, n, then n times group, dueAt, json. */
+  /** ARGV: prefix, n, then n times group, dueAt, json, unique key. */
   fosJobSchedule: `${ADD}
-for i = 0, tonumber(ARGV[2]) - 1 do add(ARGV[1], ARGV[3 + i * 3], ARGV[4 + i * 3], ARGV[5 + i * 3]) end
+for i = 0, tonumber(ARGV[2]) - 1 do add(ARGV[1], ARGV[3 + i * 4], ARGV[4 + i * 4], ARGV[5 + i * 4], ARGV[6 + i * 4]) end
 return 1`,
   /**
    * ARGV: prefix, now (mock), lease ms, claim token. Gives back the jobs whose lease ran out, then
-   * claims the earliest due group head: { id, json }, or nothing.
+   * claims the earliest due group head: { id, json, runs }, or nothing.
    */
   fosJobClaim: `${ADD}
 local p = ARGV[1]
@@ -70,8 +76,11 @@ redis.call('ZREM', p .. 'due', id)
 redis.call('HSET', p .. 'busy', redis.call('HGET', p .. 'grp', id), id)
 redis.call('ZADD', p .. 'run', string.format('%d', real + tonumber(ARGV[3])), id)
 redis.call('HSET', p .. 'claim', id, ARGV[4])
-return { id, redis.call('HGET', p .. 'data', id) }`,
-  /** ARGV: prefix, id, claim token, whether a follow-up comes ('1' or '0'), then its group, dueAt, json. 0 when the claim was lost. */
+return { id, redis.call('HGET', p .. 'data', id), redis.call('HINCRBY', p .. 'runs', id, 1) }`,
+  /**
+   * ARGV: prefix, id, claim token, whether a follow-up comes ('1' or '0'), then its group, dueAt,
+   * json, unique key. 0 when the claim was lost.
+   */
   fosJobDone: `${ADD}
 local p, id = ARGV[1], ARGV[2]
 if redis.call('HGET', p .. 'claim', id) ~= ARGV[3] then return 0 end
@@ -81,9 +90,10 @@ redis.call('HDEL', p .. 'data', id)
 redis.call('HDEL', p .. 'grp', id)
 redis.call('ZREM', p .. 'run', id)
 redis.call('HDEL', p .. 'claim', id)
+redis.call('HDEL', p .. 'runs', id)
 redis.call('HDEL', p .. 'busy', group)
 head(p, group)
-if ARGV[4] == '1' then add(p, ARGV[5], ARGV[6], ARGV[7]) end
+if ARGV[4] == '1' then add(p, ARGV[5], ARGV[6], ARGV[7], ARGV[8]) end
 return 1`,
   /** ARGV: prefix, id, claim token, lease ms. */
   fosJobRenew: `${ADD}
@@ -127,9 +137,9 @@ export class RedisJobQueue implements JobQueue {
   }
 
   async claim(now: number, claim: string): Promise<ClaimedJob | undefined> {
-    const found = (await this.run('fosJobClaim', [now, this.leaseMs, claim])) as [string, string] | null;
+    const found = (await this.run('fosJobClaim', [now, this.leaseMs, claim])) as [string, string, number] | null;
     if (!found) return undefined;
-    return { ...(JSON.parse(found[1]) as JobSpec), id: found[0], claim };
+    return { ...(JSON.parse(found[1]) as JobSpec), id: found[0], claim, runs: found[2] };
   }
 
   async complete(job: ClaimedJob, next?: JobSpec): Promise<boolean> {
@@ -163,5 +173,5 @@ export class RedisJobQueue implements JobQueue {
 }
 
 function encode(spec: JobSpec): Array<string | number> {
-  return [spec.group, spec.dueAt, JSON.stringify(spec)];
+  return [spec.group, spec.dueAt, JSON.stringify(spec), spec.unique ?? ''];
 }
