@@ -2,14 +2,20 @@
 // Redis (this one included) and resolves with each one's reply. It waits for as many replies as
 // there are live replicas that received the message: the fewer of PUBLISH's count (which also
 // counts other subscribers, a monitoring tool's PSUBSCRIBE say) and the replicas whose heartbeat
-// (every second) is recent. A replica that fails its part, or does not answer within the
-// time-out, makes the ask fail with 503 SERVICE_UNAVAILABLE naming how many did not.
+// (every second) is recent, counted again every second. So a replica busy with its part (a
+// drain of thousands of deliveries) is waited for as long as it lives, and one that dies or
+// hangs mid-way stops being waited for within seconds: what it held is claimed again by the
+// others (job leases), and should it come back it rereads the shared state within a second. A
+// replica that fails its part, or an ask still unanswered after REPLY_CAP_MS, makes the ask fail
+// with 503 SERVICE_UNAVAILABLE naming how many did not answer.
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../../errors/catalogue';
 import { connectRedis, unavailableOnLoss, type RedisClient } from './connection';
 
-/** How long every replica has to do its part (a clock advance may run many jobs). */
-const REPLY_TIMEOUT_MS = 30_000;
+/** The longest an ask waits, live replicas or not (a clock advance may run many jobs). */
+const REPLY_CAP_MS = 10 * 60_000;
+/** How often an ask counts the live replicas again. */
+const RECOUNT_MS = 1_000;
 /** A replica whose last heartbeat is older than this is taken to be gone. */
 const LIVE_MS = 5_000;
 
@@ -17,8 +23,11 @@ interface Pending {
   replies: unknown[];
   errors: string[];
   expected: number | undefined;
+  /** Replicas that received the message (PUBLISH's count). */
+  receivers: number;
   resolve: (replies: unknown[]) => void;
   timer: NodeJS.Timeout;
+  recount: NodeJS.Timeout | undefined;
 }
 
 export type BusHandler = (message: string) => Promise<unknown>;
@@ -85,10 +94,9 @@ export class RedisBus {
     let entry: Pending | undefined;
     const done = new Promise<unknown[]>((resolve) => {
       const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve((entry as Pending).replies);
-      }, REPLY_TIMEOUT_MS);
-      entry = { replies: [], errors: [], expected: undefined, resolve, timer };
+        this.finish(id, entry as Pending);
+      }, REPLY_CAP_MS);
+      entry = { replies: [], errors: [], expected: undefined, receivers: 0, resolve, timer, recount: undefined };
       this.pending.set(id, entry);
     });
     try {
@@ -100,13 +108,15 @@ export class RedisBus {
       );
       const pending = this.pending.get(id);
       if (pending) {
+        pending.receivers = receivers;
         pending.expected = Math.min(receivers, Math.max(live, 1));
+        pending.recount = setInterval(() => void this.recount(id, pending), RECOUNT_MS);
+        pending.recount.unref();
         this.settle(id, pending);
       }
     } catch (error) {
       const entry = this.pending.get(id);
-      if (entry) clearTimeout(entry.timer);
-      this.pending.delete(id);
+      if (entry) this.finish(id, entry);
       throw error;
     }
     const replies = await done;
@@ -124,9 +134,22 @@ export class RedisBus {
 
   private settle(id: string, entry: Pending): void {
     if (entry.expected === undefined || entry.replies.length + entry.errors.length < entry.expected) return;
+    this.finish(id, entry);
+  }
+
+  private finish(id: string, entry: Pending): void {
     clearTimeout(entry.timer);
+    if (entry.recount) clearInterval(entry.recount);
     this.pending.delete(id);
     entry.resolve(entry.replies);
+  }
+
+  /** Waits no longer for replicas that stopped their heartbeat (died or hung) since the ask. */
+  private async recount(id: string, entry: Pending): Promise<void> {
+    const live = await this.publisher.zcount(this.registry(), Date.now() - LIVE_MS, '+inf').catch(() => undefined);
+    if (live === undefined || !this.pending.has(id)) return;
+    entry.expected = Math.min(entry.expected ?? entry.receivers, Math.max(live, 1));
+    this.settle(id, entry);
   }
 
   private receive(channel: string, text: string, handle: BusHandler): void {
@@ -159,11 +182,7 @@ export class RedisBus {
   }
 
   async close(): Promise<void> {
-    for (const [, entry] of this.pending) {
-      clearTimeout(entry.timer);
-      entry.resolve(entry.replies);
-    }
-    this.pending.clear();
+    for (const [id, entry] of this.pending) this.finish(id, entry);
     await this.publisher.zrem(this.registry(), this.replicaId).catch(() => undefined);
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
