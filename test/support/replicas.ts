@@ -42,6 +42,8 @@ export interface Replicas {
   kill(i: number): Promise<void>;
   /** Starts replica i again on its port; resolves when it answers GET /_mock/health. */
   start(i: number): Promise<void>;
+  /** Whether replica i's process is running now (false once it has exited, however it ended). */
+  running(i: number): boolean;
 }
 
 /** Ends the process when its parent changes (the test process died): no replica outlives its test. */
@@ -135,6 +137,7 @@ export async function startReplicas(n: number, options: ReplicaOptions): Promise
     stopAll: async () => {
       await Promise.all(children.map((_, i) => stop(i)));
     },
+    running: (i) => children[i] !== undefined && children[i].exitCode === null && children[i].signalCode === null,
   };
   try {
     await Promise.all(ports.slice(0, options.initially ?? n).map((_, i) => start(i)));
