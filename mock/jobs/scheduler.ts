@@ -33,11 +33,16 @@ export class Scheduler {
   /** Claims are `<this process>:<n>`: a lease taken over by another replica is never completed by this one. */
   private readonly owner = randomUUID();
   private claims = 0;
+  /** Workers that have not claimed yet (at most one: see startWorker). */
+  private probing = 0;
   /** Jobs this process has claimed; tells the timer whether a run made progress. */
   private claimed = 0;
   private timer: NodeJS.Timeout | undefined;
   private armedFor: number | undefined;
   private stopped = false;
+  /** The jobs running here, whose leases the renewer extends. */
+  private readonly held = new Set<ClaimedJob>();
+  private readonly renewer: NodeJS.Timeout;
   /** While the queue is being cleared, no new claims: jobs due behind running ones must not run against the old state. */
   private clearing = false;
 
@@ -48,6 +53,14 @@ export class Scheduler {
     private readonly options: SchedulerOptions,
   ) {
     clock.onJump(() => this.arm());
+    // One timer renews the lease of every job running here, three times per lease.
+    this.renewer = setInterval(
+      () => {
+        for (const job of this.held) void this.queue.renew(job).catch(() => undefined);
+      },
+      Math.max(10, options.leaseMs / 3),
+    );
+    this.renewer.unref();
   }
 
   handle(kind: string, handler: JobHandler): void {
@@ -59,7 +72,8 @@ export class Scheduler {
     if (jobs.length === 0) return;
     await this.queue.schedule(jobs);
     const earliest = Math.min(...jobs.map((job) => job.dueAt));
-    if (earliest <= this.clock.now()) void this.runDue().then(() => this.arm());
+    // Due now: a worker claims it (the last worker to stop re-arms the timer).
+    if (earliest <= this.clock.now()) this.startWorker();
     else if (this.armedFor === undefined || earliest < this.armedFor) this.arm();
   }
 
@@ -121,34 +135,50 @@ export class Scheduler {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    clearInterval(this.renewer);
   }
 
   private startWorker(): void {
-    if (this.stopped || this.workers.size >= (this.options.workers ?? 16)) return;
-    const worker: Promise<void> = this.work().finally(() => this.workers.delete(worker));
+    // One worker at a time looks for more work: a burst of jobs of one group (one subscription)
+    // does not send a claim that finds the group busy after every job.
+    if (this.stopped || this.probing > 0 || this.workers.size >= (this.options.workers ?? 16)) return;
+    const worker: Promise<void> = this.work().finally(() => {
+      this.workers.delete(worker);
+      // Nothing left to claim now: wait for what falls due next.
+      if (this.workers.size === 0) this.arm();
+    });
     this.workers.add(worker);
   }
 
   private async work(): Promise<void> {
-    while (!this.stopped && !this.clearing) {
-      let job: ClaimedJob | undefined;
-      try {
-        job = await this.queue.claim(this.clock.now(), `${this.owner}:${++this.claims}`);
-      } catch (error) {
-        this.onError(error);
-        return;
+    let probing = true;
+    this.probing++;
+    try {
+      while (!this.stopped && !this.clearing) {
+        let job: ClaimedJob | undefined;
+        try {
+          job = await this.queue.claim(this.clock.now(), `${this.owner}:${++this.claims}`);
+        } catch (error) {
+          this.onError(error);
+          return;
+        }
+        if (probing) {
+          probing = false;
+          this.probing--;
+        }
+        if (!job) return;
+        this.claimed++;
+        // More may be due: let another worker claim while this one runs.
+        this.startWorker();
+        await this.run(job);
       }
-      if (!job) return;
-      this.claimed++;
-      // More may be due: let another worker claim while this one runs.
-      this.startWorker();
-      await this.run(job);
+    } finally {
+      if (probing) this.probing--;
     }
   }
 
   private async run(job: ClaimedJob): Promise<void> {
-    const renewal = setInterval(() => void this.queue.renew(job).catch(() => undefined), Math.max(10, this.options.leaseMs / 3));
-    renewal.unref();
+    this.held.add(job);
     let next: JobSpec | undefined;
     try {
       const handler = this.handlers.get(job.kind);
@@ -160,7 +190,7 @@ export class Scheduler {
       // runs out (handlers are idempotent). Any other failure ends the job, as it would end a request.
       if (error instanceof ServiceError && error.code === 'SERVICE_UNAVAILABLE') return;
     } finally {
-      clearInterval(renewal);
+      this.held.delete(job);
     }
     try {
       await this.queue.complete(job, next);
