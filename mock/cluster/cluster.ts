@@ -130,11 +130,16 @@ export async function sharedCluster(
   // One resync at a time: a slow one (Redis away, a reset under way) is not stacked up every second.
   // Told once when resyncing starts failing (Redis away), not every second while it does.
   let resyncing = false;
+  let polling = false;
   let failing = false;
   const resync = setInterval(() => {
     bus.heartbeat();
-    // Jobs other replicas scheduled that fell due, and those whose replica died (lease run out).
-    void parts.scheduler.poll();
+    // Jobs other replicas scheduled that fell due, and those whose replica died (lease run out);
+    // one poll at a time (a poll lasts while this replica's jobs run).
+    if (!polling) {
+      polling = true;
+      void parts.scheduler.poll().finally(() => (polling = false));
+    }
     if (resyncing) return;
     resyncing = true;
     void sync()

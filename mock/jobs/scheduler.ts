@@ -193,7 +193,8 @@ export class Scheduler {
       this.held.delete(job);
     }
     try {
-      await this.queue.complete(job, next);
+      // A follow-up due sooner than the timer waits for (a retry) re-arms it.
+      if ((await this.queue.complete(job, next)) && next && (this.armedFor === undefined || next.dueAt < this.armedFor)) this.arm();
     } catch (error) {
       this.onError(error);
     }

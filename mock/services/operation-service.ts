@@ -28,6 +28,8 @@ const FUNDING_WINDOW_MS = 60 * 60 * 1000;
 interface AutoSettleJob {
   customerId: string;
   operationId: string;
+  /** Names the events this job publishes (DomainEvent.origin): random, so never shared with another job, before or after a reset. */
+  origin: string;
 }
 
 const AUTO_SETTLE = 'auto-settle';
@@ -148,13 +150,19 @@ export class OperationService {
       accountTags: account.account.tags,
       at: clock.nowIso(),
     });
+    // The auto-settlement job before the operation: a replica that dies (or loses Redis) after
+    // storing it cannot leave it without its job. A job whose operation was not stored does
+    // nothing. With no delay it would be due before the operation exists: scheduled after.
+    const settlesAtOnce = depositSettlesAtOnce(operation);
+    const jobFirst = !settlesAtOnce && (this.deps.config.autoSettleMs ?? 0) > 0;
+    if (jobFirst) await this.scheduleAutoSettle(operation);
     // One atomic step: the operation stored and the quote consumed by it, or neither.
     if (!(await store.insertConsumingQuote(quote.id, 'operation', customerId, id, operation)))
       throw new ServiceError('QUOTE_ALREADY_CONSUMED');
     await this.publish(operation);
     // Magic value 777.77: the deposit is paid at once (README "Control API, clock, faults").
-    if (depositSettlesAtOnce(operation)) return this.settle(customerId, id);
-    await this.scheduleAutoSettle(operation);
+    if (settlesAtOnce) return this.settle(customerId, id);
+    if (!jobFirst) await this.scheduleAutoSettle(operation);
     return operation;
   }
 
@@ -166,7 +174,7 @@ export class OperationService {
   async scheduleAutoSettle(operation: Operation): Promise<void> {
     const delay = this.deps.config.autoSettleMs;
     if (delay === null || operation.currentState.status !== 'REQUESTED') return;
-    const data: AutoSettleJob = { customerId: operation.customer.id, operationId: operation.id };
+    const data: AutoSettleJob = { customerId: operation.customer.id, operationId: operation.id, origin: this.deps.newId() };
     const dueAt = Date.parse(operation.createdAt) + delay;
     await this.deps.scheduler.schedule({ kind: AUTO_SETTLE, group: `settle:${data.customerId}`, dueAt, data });
   }
@@ -174,18 +182,18 @@ export class OperationService {
   /**
    * The auto-settlement job: settles the operation if it is still REQUESTED. Run again after its
    * replica died mid-way (runs > 1) and finding the operation settled, it publishes the settled
-   * state's event again under the job's id: if the first run settled it and died before the event
+   * state's event again under the job's origin (an id of its own, never reused): if the first run settled it and died before the event
    * was queued, the event is queued now; if it was queued, it is not queued twice (same origin,
    * same message). Otherwise a settled operation changes nothing and emits nothing.
    */
   private async autoSettle(job: ClaimedJob): Promise<undefined> {
-    const { customerId, operationId } = job.data as AutoSettleJob;
+    const { customerId, operationId, origin } = job.data as AutoSettleJob;
     const current = await this.deps.store.get('operation', operationId);
     const status = current?.currentState.status;
-    if (current && job.runs > 1 && (status === 'COMPLETED' || status === 'FAILED')) await this.publish(current, job.id);
+    if (current && job.runs > 1 && (status === 'COMPLETED' || status === 'FAILED')) await this.publish(current, origin);
     if (status !== 'REQUESTED') return undefined;
     try {
-      await this.settle(customerId, operationId, job.id);
+      await this.settle(customerId, operationId, origin);
     } catch (error) {
       // Settled or moved through the control API at the same moment, on any replica: nothing to do.
       if (!(error instanceof ServiceError && error.code === 'INVALID_STATE_TRANSITION')) throw error;

@@ -46,6 +46,12 @@ interface DeliveryJob {
 }
 
 const DELIVER = 'deliver';
+/**
+ * A first attempt is due at once, whatever the mock clock says (it may be frozen at an earlier
+ * instant since the event): first attempts of a subscription go out in the order they were
+ * queued. Retries fall due at a mock time, after the first attempts waiting then.
+ */
+const FIRST_ATTEMPT_DUE = 0;
 
 /** What the dispatcher works with; the app hands it these when it assembles the services. */
 export interface DispatcherDeps {
@@ -107,10 +113,9 @@ export class WebhookDispatcher {
       );
       return;
     }
-    const { store, clock, newId, scheduler } = this.deps;
+    const { store, newId, scheduler } = this.deps;
     const payload = JSON.stringify(event.payload);
     const subscriptions = await store.all('subscription', event.customerId);
-    const now = clock.now();
     const jobs = subscriptions
       .filter((record) => wants(record, event))
       .map((record) => {
@@ -123,7 +128,7 @@ export class WebhookDispatcher {
           eventType: event.eventType,
           payload,
         };
-        const job = deliveryJob(message, newId(), now);
+        const job = deliveryJob(message, newId(), FIRST_ATTEMPT_DUE);
         return event.origin === undefined ? job : { ...job, unique: messageId };
       });
     await scheduler.schedule(...jobs);

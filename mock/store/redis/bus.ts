@@ -54,6 +54,9 @@ export class RedisBus {
     const subscriber = await connectRedis({ url: options.url, name: 'fos-mock:bus', subscriber: true });
     const bus = new RedisBus(options.publisher, subscriber, options.prefix, options.onError);
     subscriber.on('message', (channel: string, text: string) => bus.receive(channel, text, options.handle));
+    // Replies sent while the connection is down are lost for good (pub/sub keeps nothing): the
+    // asks waiting now answer 503 at once rather than wait for replies that cannot come.
+    subscriber.on('close', () => bus.abandonPending());
     await subscriber.subscribe(bus.channel(), bus.replyChannel(bus.replicaId));
     bus.heartbeat();
     return bus;
@@ -135,6 +138,14 @@ export class RedisBus {
   private settle(id: string, entry: Pending): void {
     if (entry.expected === undefined || entry.replies.length + entry.errors.length < entry.expected) return;
     this.finish(id, entry);
+  }
+
+  /** Ends every ask waiting now as failed: this replica cannot hear the replies. */
+  private abandonPending(): void {
+    for (const [id, entry] of this.pending) {
+      entry.errors.push('the bus connection to Redis was lost while replicas were answering');
+      this.finish(id, entry);
+    }
   }
 
   private finish(id: string, entry: Pending): void {
