@@ -21,10 +21,14 @@ describe('first attempts and a clock moved back', () => {
     // A slow receiver: b is still queued behind a when the clock moves back.
     receiver.fallback = { status: 200, delayMs: 300 };
     const now = Date.parse((await control(h).get('/clock').expect(200)).body.now as string);
-    await control(h).post('/clock/freeze', { at: new Date(now).toISOString() }).expect(200);
+    await control(h)
+      .post('/clock/freeze', { at: new Date(now).toISOString() })
+      .expect(200);
     const a = await deposit(api);
     const b = await deposit(api);
-    await control(h).post('/clock/freeze', { at: new Date(now - 3_600_000).toISOString() }).expect(200);
+    await control(h)
+      .post('/clock/freeze', { at: new Date(now - 3_600_000).toISOString() })
+      .expect(200);
     const c = await deposit(api);
     await control(h).post('/webhooks/idle').expect(200);
     receiver.fallback = 200;
