@@ -23,7 +23,17 @@ const errors = errorLog();
 const d = demo();
 const c1 = d.c1.id;
 const funded = d.funded(c1).id;
-const stats = { events: 0, attempts: 0, delivered: 0, failed500: 0, resets: 0, hangs: 0, retries: 0, apiCallsWhileHanging: 0 };
+const stats = {
+  events: 0,
+  attempts: 0,
+  delivered: 0,
+  failed500: 0,
+  resets: 0,
+  hangs: 0,
+  retries: 0,
+  apiCallsWhileHanging: 0,
+  unseenTimeouts: 0,
+};
 
 afterAll(() => report('subscribers.test.ts', { ...stats, webhookTimeoutMs: TIMEOUT_MS }));
 
@@ -91,6 +101,8 @@ describe('a subscriber that fails a random third of its deliveries', () => {
 
         const arrivalsById = groupBy(receiver.arrivals, (a) => a.messageId);
         let logged = 0;
+        /** Attempts that timed out before their request reached the receiver (a loaded machine). */
+        let unseenTimeouts = 0;
         for (const [eventType, subscriptionId] of subscriptions) {
           const logs = await walkAll<ExecutionLog>(api, `/v1/subscriptions/${subscriptionId}/executionLogs?sortOrder=ASCENDING`);
           logged += logs.length;
@@ -99,10 +111,20 @@ describe('a subscriber that fails a random third of its deliveries', () => {
           expect(byMessage.size).toBe(published.get(eventType));
           for (const [messageId, attempts] of byMessage) {
             const seen = arrivalsById.get(messageId) ?? [];
-            // The attempts logged are the attempts the receiver got, in order.
-            expect(attempts.map((l) => l.retryAttempts)).toEqual(seen.map((a) => a.attempt));
+            // One log per attempt, counted from 0, the last one the SUCCESS.
+            expect(attempts.map((l) => l.retryAttempts)).toEqual(attempts.map((_, i) => i));
             expect(attempts.filter((l) => l.status === 'SUCCESS')).toHaveLength(1);
             expect(attempts[attempts.length - 1]!.status).toBe('SUCCESS');
+            // The attempts logged are the attempts the receiver got, in order. On a loaded machine
+            // the time-out (200 ms, counted from the send) can end an attempt before its request
+            // reached the receiver: a failure the receiver did not choose, logged "timed out" and
+            // never seen there. Only such logs may be missing from the receiver's side.
+            const unseen = attempts.length - seen.length;
+            const timedOut = attempts.filter((l) => l.status === 'FAILED' && /timed out/.test(l.error ?? '')).length;
+            expect(unseen).toBeGreaterThanOrEqual(0);
+            expect(unseen).toBeLessThanOrEqual(timedOut);
+            unseenTimeouts += unseen;
+            if (unseen > 0) continue;
             for (const [i, log] of attempts.entries()) {
               const arrival = seen[i]!;
               expect(arrival.eventType).toBe(eventType);
@@ -116,11 +138,12 @@ describe('a subscriber that fails a random third of its deliveries', () => {
           }
         }
         // Every request the receiver got is one logged attempt, and every message reached it.
-        expect(receiver.arrivals).toHaveLength(logged);
+        expect(receiver.arrivals).toHaveLength(logged - unseenTimeouts);
         expect(new Set(receiver.arrivals.filter((a) => a.fate === 'ok').map((a) => a.messageId)).size).toBe(EVENTS);
         for (const arrival of receiver.arrivals.filter((a) => a.attempt === 0).slice(0, 20)) {
           expect(h.mock.contract.checkWebhook(arrival.eventType, JSON.parse(arrival.body))).toEqual({ errors: [], drift: [] });
         }
+        stats.unseenTimeouts += unseenTimeouts;
         stats.attempts += receiver.arrivals.length;
         stats.delivered += receiver.arrivals.filter((a) => a.fate === 'ok').length;
         stats.failed500 += receiver.arrivals.filter((a) => a.fate === 'status500').length;
