@@ -13,7 +13,7 @@
 const LAYERS = [
   { name: 'main', paths: ['^mock/main\\.ts$', '^mock/cli/', '^mock/package/'] },
   { name: 'app', paths: ['^mock/app\\.ts$', '^mock/server\\.ts$', '^mock/scenarios/'] },
-  { name: 'control', paths: ['^mock/control/'] },
+  { name: 'control', paths: ['^mock/control/', '^mock/inspector/'] },
   { name: 'cluster', paths: ['^mock/cluster/'] },
   { name: 'http', paths: ['^mock/http/'] },
   { name: 'resources', paths: ['^mock/resources/'] },
@@ -48,6 +48,13 @@ const upward = LAYERS.flatMap((layer, rank) =>
 module.exports = {
   forbidden: [
     ...upward,
+    {
+      name: 'inspector-page-apart',
+      comment: 'the inspector page (browser code) uses only its own modules, preact and the generated types of the documents',
+      severity: 'error',
+      from: { path: '^mock/inspector/app/' },
+      to: { pathNot: ['^mock/inspector/app/', '^spec/generated/', 'node_modules/preact/'] },
+    },
     {
       name: 'no-folder-cycles',
       comment: 'two folders never import each other, however long the loop',

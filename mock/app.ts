@@ -18,9 +18,13 @@ import { FaultRegistry } from './http/faults';
 import { controlHandlers } from './control/handlers';
 import { Journal, JOURNAL_SIZE } from './http/journal';
 import { controlRouter } from './control/router';
+import { inspectorRouter } from './inspector/page';
 import { CursorCodec } from './domain/pagination/cursor';
 import type { HostLookup } from './domain/url-policy';
 import { EventBus } from './events/event-bus';
+import { LIVE_TOPICS, LiveFeed } from './events/live-feed';
+import { liveStreams } from './control/live';
+import { recordOperationTimelines } from './services/operation-timeline';
 import { loadFixtures, readFixtures, referenceData } from './services/fixtures';
 import { errorHandler } from './http/error-handler';
 import { RateLimiter } from './http/rate-limit';
@@ -140,9 +144,18 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   };
   // A replaced delivery (tests of the dispatcher) holds no connections of ours to close.
   const delivery: HttpDelivery = options.deliver ? { send: options.deliver, close: () => Promise.resolve() } : httpDelivery();
+  // What changed, for the inspector's push channel (GET /_mock/live).
+  const feed = new LiveFeed();
   const base = createServices(deps);
+  const stopTimelines = recordOperationTimelines(deps, (error) => logger.warn({ err: error }, 'operation timeline not recorded'));
+  const stopStateNotices = deps.events.subscribe(() => feed.notify('state', 'jobs'));
   const webhooks = new WebhookDispatcher(
-    { ...deps, send: delivery.send, refusal: (url) => base.subscriptions.deliveryRefusal(url) },
+    {
+      ...deps,
+      send: delivery.send,
+      refusal: (url) => base.subscriptions.deliveryRefusal(url),
+      attempted: () => feed.notify('deliveries', 'jobs'),
+    },
     contract,
     logger,
   );
@@ -150,6 +163,12 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const faults = new FaultRegistry(randomUUID, () => clock.nowIso(), options.random, redis?.shared);
   if (redis) redis.shared.onJournalLost = (error) => logger.warn({ err: error }, 'journal entries not recorded');
   const journal = new Journal(JOURNAL_SIZE, redis?.shared);
+  // A service request is news for the requests view; a control call that is not a read may have
+  // changed anything. The inspector's own reads (GETs under /_mock) are no news: they would echo.
+  journal.onRecord = (entry) => {
+    if (!entry.path.startsWith('/_mock')) feed.notify('requests');
+    else if (entry.method !== 'GET') feed.notify(...LIVE_TOPICS);
+  };
   const parts = {
     clock,
     faults,
@@ -165,15 +184,19 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       : undefined,
   };
   const cluster = redis
-    ? await sharedCluster(parts, redis.shared, (handle) =>
-        RedisBus.open({
+    ? await sharedCluster(parts, redis.shared, async (handle) => {
+        const bus = await RedisBus.open({
           url: redis.url,
           prefix: config.redisPrefix,
           publisher: redis.store.client,
           handle,
+          onLive: (topics) => feed.receive(topics),
           onError: (error) => logger.error({ err: error }, 'cluster message failed'),
-        }),
-      )
+        });
+        // Every replica's changes reach every replica's push channel.
+        feed.relay = (topics) => bus.publishLive(topics);
+        return bus;
+      })
     : localCluster(parts);
   const routeDeps = { services, store, clock, config, logger, encoder: new ResponseEncoder() };
   // The rate limit (off by default) acts on the service routes only, never on /_mock.
@@ -182,6 +205,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     rateLimiter: config.rateLimit ? new RateLimiter(config.rateLimit, clock, redis?.shared) : undefined,
   };
 
+  const live = liveStreams(feed);
   const routes = new RouteTable(contract.operations.map((op) => ({ op, target: handlers[op.operationId]! })));
   const app = express();
   app.disable('x-powered-by');
@@ -206,8 +230,11 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
     const control = options.controlContract ?? controlContract(options.precompiled);
     const table = routeHandlers(controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger, cluster }));
-    assertHandlersMatchDocument(control, table);
-    app.use(controlRouter(control, table, routeDeps, contract));
+    const streams = { streamChanges: live.handler };
+    assertHandlersMatchDocument(control, { ...table, ...streams });
+    // The inspector page and its assets, before the control router's 404 for unknown /_mock paths.
+    app.use(inspectorRouter());
+    app.use(controlRouter(control, table, routeDeps, contract, streams));
   }
   // Faults act on the service routes only (the control router above answers /_mock itself);
   // the documented operations are answered by the front door, this covers the other paths.
@@ -238,6 +265,10 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     cluster,
     fixtures,
     async close() {
+      live.close();
+      feed.close();
+      stopTimelines();
+      stopStateNotices();
       deps.scheduler.stop();
       services.webhooks.close();
       await delivery.close();

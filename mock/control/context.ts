@@ -24,8 +24,11 @@ export interface ControlContext {
   cluster: Cluster;
 }
 
+/** The operations answered as a stream rather than a JSON answer (router.ts mounts them apart). */
+export type StreamOperation = 'streamChanges';
+
 /** The control API's handlers, one per operationId of spec/control-openapi.yaml, each typed by its operation. */
-export type ControlHandlers = HandlerTable<ControlOperations>;
+export type ControlHandlers = HandlerTable<Omit<ControlOperations, StreamOperation>>;
 
 export const ok = (body: unknown) => ({ status: 200, body });
 export const created = (body: unknown) => ({ status: 201, body });

@@ -1,5 +1,6 @@
 // Faults and the journal: inject, list and remove faults; read the last requests.
 import { ServiceError } from '../errors/catalogue';
+import { detailOf, summaryOf } from '../http/journal';
 import { created, noContent, ok, type ControlContext, type ControlHandlers } from './context';
 
 export function faultHandlers(c: ControlContext) {
@@ -25,7 +26,19 @@ export function faultHandlers(c: ControlContext) {
     getJournal: async ({ query }) => {
       // Every replica's last requests are in before the journal is read.
       await c.cluster.ask('flush-journal');
-      return ok({ data: await c.journal.entries(query.limit) });
+      return ok({ data: (await c.journal.entries(query.limit)).map(summaryOf) });
+    },
+    getJournalEntry: async ({ params }) => {
+      await c.cluster.ask('flush-journal');
+      const entry = await c.journal.find(params.requestId);
+      if (!entry) {
+        throw new ServiceError(
+          'RESOURCE_NOT_FOUND',
+          { resource: 'journal entry', id: params.requestId },
+          `No request ${params.requestId} in the journal (it keeps the last ${c.journal.capacity}).`,
+        );
+      }
+      return ok(detailOf(entry));
     },
   } satisfies Partial<ControlHandlers>;
 }

@@ -5,9 +5,12 @@ import { beneficiaryHandlers } from './beneficiary-handlers';
 import { clockHandlers } from './clock-handlers';
 import type { ControlContext, ControlHandlers } from './context';
 import { customerHandlers } from './customers';
+import { deliveryHandlers } from './delivery-handlers';
 import { faultHandlers } from './fault-handlers';
+import { jobHandlers } from './job-handlers';
 import { operationHandlers } from './operation-handlers';
 import { snapshotHandlers } from './snapshot-handlers';
+import { stateHandlers } from './state-handlers';
 import { systemHandlers } from './system-handlers';
 
 export function controlHandlers(c: ControlContext): ControlHandlers {
@@ -20,5 +23,8 @@ export function controlHandlers(c: ControlContext): ControlHandlers {
     ...accountHandlers(c),
     ...beneficiaryHandlers(c),
     ...faultHandlers(c),
+    ...stateHandlers(c),
+    ...deliveryHandlers(c),
+    ...jobHandlers(c),
   };
 }

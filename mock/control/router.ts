@@ -29,6 +29,8 @@ export function controlRouter(
   handlers: Record<string, RouteHandler>,
   deps: RouteDeps,
   publicContract: Contract,
+  /** Operations answered as a stream (text/event-stream), not through the JSON pipeline: GET /_mock/live. */
+  streams: Record<string, RequestHandler> = {},
 ): Router {
   const router = express.Router();
   router.use(underControl(jsonBodyParser(CONTROL_BODY_LIMIT_BYTES)));
@@ -39,6 +41,11 @@ export function controlRouter(
   const ordered = [...contract.operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
   for (const op of ordered) {
     const expressPath = op.path.replace(/\{([^}]+)\}/g, ':$1');
+    const stream = streams[op.operationId];
+    if (stream) {
+      router[op.method as 'get'](expressPath, stream);
+      continue;
+    }
     const publicSchema = publicSchemaOf(contract, op.path, op.method);
     const handler = handlers[op.operationId]!;
     const checked =

@@ -34,6 +34,7 @@ export const ERROR_CATALOGUE = {
   // and /docs when the reference renderer is not installed.
   INJECTED_FAULT: { status: 503, message: 'A fault injected through the control API.' },
   DOCS_UNAVAILABLE: { status: 501, message: 'The API reference renderer is not installed.' },
+  INSPECTOR_UNAVAILABLE: { status: 501, message: 'The inspector page was not built.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -15,7 +15,7 @@ import type { Store } from '../store/store';
 import { toServiceError } from './error-handler';
 import { fingerprint, runIdempotent } from './idempotency';
 import type { RateLimiter } from './rate-limit';
-import { requestIdOf } from './request-id';
+import { localsOf, requestIdOf } from './request-id';
 import type { ResponseEncoder } from './response-encoder';
 import type { HandlerResult, RouteHandler } from '../resources/types';
 import { checkVersion } from './version';
@@ -58,10 +58,13 @@ export async function runOperation(
 ): Promise<void> {
   let result: HandlerResult;
   let replayed = false;
+  // For the journal's record of this request, whatever its answer.
+  localsOf(res).requestBody = request.body;
   try {
     const { headers } = request;
     checkVersion(headers['x-service-version']);
     const customerId = op.security ? await deps.services.tokens.verify(headers.authorization) : '';
+    if (customerId) localsOf(res).customerId = customerId;
     // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
     await deps.rateLimiter?.enforce(op.security ? { customerId } : { body: request.body }, res);
     if (op.idempotent && headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');

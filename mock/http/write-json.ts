@@ -2,6 +2,7 @@
 // its content negotiation, ETag and freshness work): Content-Type and Content-Length, merged
 // with the headers already set (X-Request-Id, Retry-After, X-Idempotent-Replayed).
 import type { ServerResponse } from 'node:http';
+import { localsOf } from './request-id';
 
 export function writeJson(res: ServerResponse, status: number, json: string | undefined): void {
   if (json === undefined) {
@@ -9,6 +10,8 @@ export function writeJson(res: ServerResponse, status: number, json: string | un
     res.end();
     return;
   }
+  // Kept for the journal (GET /_mock/journal/{requestId}): a reference, no copy.
+  localsOf(res).responseJson = json;
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
 }

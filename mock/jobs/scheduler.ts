@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ControllableClock } from '../clock';
 import { ServiceError } from '../errors/catalogue';
-import type { ClaimedJob, JobCounts, JobQueue, JobSpec } from '../store/job-queue';
+import type { ClaimedJob, JobCounts, JobQueue, JobSpec, PendingJob } from '../store/job-queue';
 
 /** Runs a claimed job; answers the job that follows it (the next retry), scheduled as the job completes. */
 export type JobHandler = (job: ClaimedJob) => Promise<JobSpec | undefined>;
@@ -84,6 +84,11 @@ export class Scheduler {
 
   counts(): Promise<JobCounts> {
     return this.queue.counts();
+  }
+
+  /** The jobs not completed (every replica's, on Redis), by due time; the first `limit`. */
+  list(limit: number): Promise<{ total: number; jobs: PendingJob[] }> {
+    return this.queue.list(limit);
   }
 
   /** A webhook message's attempts, counted across replicas: this attempt's number, from 1. */

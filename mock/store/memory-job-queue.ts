@@ -3,7 +3,7 @@
 // the next claimable job is found in O(log n). Heap entries are checked when they surface (a
 // group's first job may have changed since, or the group may be running) rather than removed
 // when they go stale.
-import type { ClaimedJob, JobCounts, JobQueue, JobSpec } from './job-queue';
+import type { ClaimedJob, JobCounts, JobQueue, JobSpec, PendingJob } from './job-queue';
 import { MinHeap } from './min-heap';
 
 interface Entry {
@@ -65,6 +65,16 @@ export class MemoryJobQueue implements JobQueue {
     let all = 0;
     for (const jobs of this.groups.values()) all += jobs.length;
     return Promise.resolve({ waiting: all - this.running.size, running: this.running.size });
+  }
+
+  list(limit: number): Promise<{ total: number; jobs: PendingJob[] }> {
+    const all = [...this.groups.values()].flat().sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    const jobs = all.slice(0, limit).map((entry) => ({
+      ...entry.spec,
+      id: entry.id,
+      running: this.running.get(entry.spec.group)?.id === entry.id,
+    }));
+    return Promise.resolve({ total: all.length, jobs });
   }
 
   clear(): Promise<void> {

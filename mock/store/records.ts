@@ -65,6 +65,16 @@ export interface SubscriptionRecord {
   signingSecret: string;
 }
 
+/** One state an operation entered, recorded from its OPERATION_* event (the inspector's timeline). */
+export interface TimelineRecord {
+  id: string;
+  operationId: string;
+  eventType: EventType;
+  at: string;
+  status: string;
+  reason?: Schemas['Reason'];
+}
+
 export interface RecordTypes {
   customer: CustomerRecord;
   client: ClientRecord;
@@ -74,4 +84,6 @@ export interface RecordTypes {
   beneficiary: Beneficiary;
   subscription: SubscriptionRecord;
   executionLog: ExecutionLog;
+  /** Scoped by operation id. */
+  timeline: TimelineRecord;
 }

@@ -65,6 +65,8 @@ export interface DispatcherDeps {
   refusal: (url: string) => Promise<string | undefined>;
   /** One HTTP attempt; deliver.ts's by default, replaced in tests of the dispatcher. */
   send: Deliver;
+  /** Told of each attempt once it is logged (the inspector's push channel). */
+  attempted?: (log: ExecutionLog) => void;
 }
 
 export class WebhookDispatcher {
@@ -190,6 +192,7 @@ export class WebhookDispatcher {
       updatedAt: at,
     };
     await store.insert('executionLog', subscription.id, log.id, log);
+    this.deps.attempted?.(log);
     return { log, allowRetry: subscription.allowRetry };
   }
 

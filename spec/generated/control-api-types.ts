@@ -708,6 +708,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/journal/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `requestId` of a journal entry (its answer's `X-Request-Id`).
+                 * @example 0b8f1f7e-2a8c-4e55-9f0a-7a3c2b1d4e5f
+                 */
+                requestId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One request of the journal, whole
+         * @description The journal entry with what was sent and answered: the request's query, headers and
+         *     JSON body, the answer's headers and body (a VALIDATION_ERROR answer's `details.fields`
+         *     names each field that failed). A request body over 16 KiB is not kept; an answer's body over 16,384 characters is cut (`bodyTruncated`). Only the
+         *     entries still in the journal (the last 1000) can be read.
+         */
+        get: operations["getJournalEntry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customers, with how much each holds
+         * @description Every customer (fixtures, isolated customers), oldest first, with the number of records of each kind it holds.
+         */
+        get: operations["listStateCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/state/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example f00c83aa-5b0b-444d-a32a-79d2028db4a8
+                 */
+                customerId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Everything one customer holds
+         * @description The customer's accounts (with balances, assets and state history), quotes (each OPEN,
+         *     CONSUMED or EXPIRED by the mock clock), operations (with their state timeline),
+         *     beneficiaries and subscriptions. Lists are newest first, the newest 200 of each
+         *     (`truncated` names the kinds that hold more); the records are the service API's.
+         */
+        get: operations["getCustomerState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook messages and every attempt, per subscription
+         * @description For each subscription (of every customer, or the one named), its messages newest first,
+         *     each with every attempt (its execution logs, oldest first) and, when a retry is pending,
+         *     when it falls due in mock time. The newest 100 messages of each subscription.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/subscriptions/{subscriptionId}/execution-logs/{executionLogId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a subscription, of any customer.
+                 * @example 2c5ea4c0-4067-11e9-8bad-9b1deb4d3b7d
+                 */
+                subscriptionId: components["schemas"]["Uuid"];
+                /**
+                 * @description Id of one of the subscription's execution logs.
+                 * @example 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d
+                 */
+                executionLogId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a message again now
+         * @description The service API's resend (`POST /v1/subscriptions/{subscriptionId}/executionLogs/{executionLogId}/resend`) without its token and idempotency key - a new attempt with the same message id, answered with its execution log.
+         */
+        post: operations["resendDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pending jobs and when they fall due
+         * @description Auto-settlements, webhook deliveries and retries not yet done, by due time in mock time
+         *     (first attempts are due at once, shown as due at `null`), the running ones marked. The
+         *     first 500; `total` counts them all.
+         */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changes, as it happens (Server-Sent Events)
+         * @description A Server-Sent Events stream. Each event is named `change`; its data is a JSON object
+         *     `{"topics": [...]}` naming what changed since the last one - `requests` (the journal),
+         *     `state` (a record), `deliveries` (an attempt was logged), `jobs`, `clock`, `faults` -
+         *     sent at most every 100 ms. With a shared state (REDIS_URL) every replica's changes
+         *     reach every replica's stream. A comment line is sent every 15 s to keep proxies from
+         *     closing the stream. The stream ends when the client closes it.
+         */
+        get: operations["streamChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -894,6 +1072,24 @@ export interface components {
             status: number;
             latencyMs: number;
             at: components["schemas"]["Timestamp"];
+            /** @description The customer whose bearer token the request carried (service API calls that were authenticated). */
+            customerId?: components["schemas"]["Uuid"];
+            /** @description What was sent (only in GET /_mock/journal/{requestId}). */
+            request?: {
+                /** @description The query string as sent, without the `?`; empty when there was none. */
+                query: string;
+                headers: components["schemas"]["HeaderMap"];
+                /** @description The JSON body as parsed (absent when there was none or it was not read). */
+                body?: unknown;
+            };
+            /** @description What was answered (only in GET /_mock/journal/{requestId}). */
+            response?: {
+                headers: components["schemas"]["HeaderMap"];
+                /** @description The answer's JSON body (absent for a 204, a dropped connection, or a body that was not JSON); a string when it was cut. */
+                body?: unknown;
+                /** @description True when the body was over 16,384 characters and `body` holds its first 16,384 as a string. */
+                bodyTruncated: boolean;
+            };
             /** @description The injected fault that acted on this request. */
             fault?: {
                 id: components["schemas"]["Uuid"];
@@ -907,6 +1103,115 @@ export interface components {
         };
         Journal: {
             data: components["schemas"]["JournalEntry"][];
+        };
+        /** @description HTTP headers by lower-case name. */
+        HeaderMap: {
+            [key: string]: string | string[];
+        };
+        /** @description A journal entry with the request and answer it records. */
+        JournalDetail: components["schemas"]["JournalEntry"] & unknown;
+        CustomerSummary: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            clientId: string;
+            /** @description True for a customer whose credentials no longer work. */
+            deleted: boolean;
+        };
+        CustomerSummaryList: {
+            data: components["schemas"]["CustomerSummary"][];
+        };
+        AccountView: {
+            account: components["schemas"]["Account"];
+            /**
+             * @description Whether the account was submitted for review (after which PATCH is refused).
+             * @enum {string}
+             */
+            review: "NOT_SUBMITTED" | "SUBMITTED";
+            /** @description Asset code to balance. */
+            balances: {
+                [key: string]: components["schemas"]["DecimalString"];
+            };
+        };
+        QuoteView: {
+            quote: components["schemas"]["Quote"];
+            /**
+             * @description CONSUMED once an operation used it; else EXPIRED once the mock clock passed its expiry; else OPEN (usable).
+             * @enum {string}
+             */
+            status: "OPEN" | "CONSUMED" | "EXPIRED";
+            /**
+             * Format: uuid
+             * @description The operation that consumed it.
+             */
+            operationId: string | null;
+        };
+        TimelineEntry: {
+            eventType: string;
+            at: components["schemas"]["Timestamp"];
+            status: string;
+            reason?: components["schemas"]["Reason"];
+        };
+        OperationView: {
+            operation: components["schemas"]["Operation"];
+            /** @description Every state the operation entered, oldest first (recorded from its OPERATION_* events). */
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        CustomerState: {
+            customer: components["schemas"]["CustomerSummary"];
+            accounts: components["schemas"]["AccountView"][];
+            quotes: components["schemas"]["QuoteView"][];
+            operations: components["schemas"]["OperationView"][];
+            beneficiaries: components["schemas"]["Beneficiary"][];
+            subscriptions: components["schemas"]["Subscription"][];
+            /** @description The kinds of which only the newest 200 are listed. */
+            truncated: ("accounts" | "quotes" | "operations" | "beneficiaries" | "subscriptions")[];
+        };
+        /** @description The service document's Quote (spec/openapi.yaml, components/schemas/Quote). */
+        Quote: Record<string, never>;
+        /** @description The service document's Subscription (spec/openapi.yaml, components/schemas/Subscription). */
+        Subscription: Record<string, never>;
+        /** @description The service document's ExecutionLog (spec/openapi.yaml, components/schemas/ExecutionLog). */
+        ExecutionLog: Record<string, never>;
+        DeliveryMessage: {
+            messageId: string;
+            eventType: string;
+            /** @description The JSON body delivered, as sent. */
+            payload: string;
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["ExecutionLog"][];
+            /** @description When the pending retry falls due (mock time), or null when none is pending. */
+            nextAttemptAt: components["schemas"]["Timestamp"] | null;
+        };
+        SubscriptionDeliveries: {
+            subscription: components["schemas"]["Subscription"];
+            customerId: components["schemas"]["Uuid"];
+            /** @description Newest first, at most 100. */
+            messages: components["schemas"]["DeliveryMessage"][];
+        };
+        DeliveryList: {
+            data: components["schemas"]["SubscriptionDeliveries"][];
+        };
+        PendingJob: {
+            id: string;
+            /** @description `auto-settle` (the auto-settlement of an operation) or `deliver` (a webhook attempt). */
+            kind: string;
+            /** @description Jobs of one group run one at a time, in due order (a subscription's deliveries, a customer's settlements). */
+            group: string;
+            /** @description When it falls due in mock time; null for a first delivery attempt, due at once. */
+            dueAt: components["schemas"]["Timestamp"] | null;
+            /** @description True while a replica runs it. */
+            running: boolean;
+            /** @description What the job is about. */
+            subject: {
+                operationId?: components["schemas"]["Uuid"];
+                subscriptionId?: components["schemas"]["Uuid"];
+                messageId?: string;
+                eventType?: string;
+            };
+        };
+        JobList: {
+            total: number;
+            data: components["schemas"]["PendingJob"][];
         };
         SnapshotRecord: {
             /** @description The list the record belongs to (a customer id; a subscription id for execution logs; `all` for customers and clients). */
@@ -935,6 +1240,7 @@ export interface components {
                 beneficiary?: components["schemas"]["SnapshotRecordList"];
                 subscription?: components["schemas"]["SnapshotRecordList"];
                 executionLog?: components["schemas"]["SnapshotRecordList"];
+                timeline?: components["schemas"]["SnapshotRecordList"];
             };
             balances: {
                 accountId: string;
@@ -2261,6 +2567,280 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["IdleResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `requestId` of a journal entry (its answer's `X-Request-Id`).
+                 * @example 0b8f1f7e-2a8c-4e55-9f0a-7a3c2b1d4e5f
+                 */
+                requestId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requestId": "0b8f1f7e-2a8c-4e55-9f0a-7a3c2b1d4e5f",
+                     *       "method": "POST",
+                     *       "path": "/v1/quotes",
+                     *       "status": 400,
+                     *       "latencyMs": 1.2,
+                     *       "at": "2026-11-21T12:00:02.000Z",
+                     *       "customerId": "f00c83aa-5b0b-444d-a32a-79d2028db4a8",
+                     *       "request": {
+                     *         "query": "",
+                     *         "headers": {
+                     *           "content-type": "application/json",
+                     *           "x-idempotency-key": "q-1"
+                     *         },
+                     *         "body": {
+                     *           "accountId": "5b1f23fb-f7c8-40e4-bd95-226207298952"
+                     *         }
+                     *       },
+                     *       "response": {
+                     *         "headers": {
+                     *           "content-type": "application/json; charset=utf-8",
+                     *           "x-request-id": "0b8f1f7e-2a8c-4e55-9f0a-7a3c2b1d4e5f"
+                     *         },
+                     *         "body": {
+                     *           "code": "VALIDATION_ERROR",
+                     *           "message": "The request does not match the API document.",
+                     *           "details": {
+                     *             "fields": [
+                     *               {
+                     *                 "field": "body.sourceAsset",
+                     *                 "message": "is required"
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         "bodyTruncated": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStateCustomers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "f00c83aa-5b0b-444d-a32a-79d2028db4a8",
+                     *           "name": "Moraes, Moreira e Moraes",
+                     *           "clientId": "demo-client",
+                     *           "deleted": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerSummaryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCustomerState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example f00c83aa-5b0b-444d-a32a-79d2028db4a8
+                 */
+                customerId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this subscription.
+                 * @example 2c5ea4c0-4067-11e9-8bad-9b1deb4d3b7d
+                 */
+                subscriptionId?: components["schemas"]["Uuid"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a subscription, of any customer.
+                 * @example 2c5ea4c0-4067-11e9-8bad-9b1deb4d3b7d
+                 */
+                subscriptionId: components["schemas"]["Uuid"];
+                /**
+                 * @description Id of one of the subscription's execution logs.
+                 * @example 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d
+                 */
+                executionLogId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new attempt's execution log. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionLog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": 1,
+                     *       "data": [
+                     *         {
+                     *           "id": "0000000000000012",
+                     *           "kind": "auto-settle",
+                     *           "group": "settle:f00c83aa-5b0b-444d-a32a-79d2028db4a8",
+                     *           "dueAt": "2026-11-21T12:00:05.000Z",
+                     *           "running": false,
+                     *           "subject": {
+                     *             "operationId": "7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: change
+                     *     data: {"topics":["requests","state"]}
+                     */
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["BadRequest"];

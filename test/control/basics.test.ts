@@ -80,8 +80,11 @@ describe('routing and validation', () => {
       logger: m.logger,
       cluster: m.cluster,
     });
-    expect(() => assertHandlersMatchDocument(controlContract(), table)).not.toThrow();
-    const { getHealth: _dropped, ...rest } = table;
+    // GET /_mock/live is answered as a stream, mounted apart from the JSON handlers (router.ts).
+    const streams = { streamChanges: () => undefined };
+    expect(() => assertHandlersMatchDocument(controlContract(), { ...table, ...streams })).not.toThrow();
+    expect(() => assertHandlersMatchDocument(controlContract(), table)).toThrow(/No handler for: streamChanges/);
+    const { getHealth: _dropped, ...rest } = { ...table, ...streams };
     expect(() => assertHandlersMatchDocument(controlContract(), rest)).toThrow(/No handler for: getHealth/);
     expect(() => assertHandlersMatchDocument(controlContract(), { ...table, getSecrets: table.getHealth })).toThrow(
       /Not in the document: getSecrets/,

@@ -69,7 +69,7 @@ describe('the control document', () => {
     const named = controlContract()
       .operations.map((op) => publicSchemaOf(controlContract(), op.path, op.method))
       .filter(Boolean);
-    expect(new Set(named)).toEqual(new Set(['Operation', 'Account', 'Beneficiary']));
+    expect(new Set(named)).toEqual(new Set(['Operation', 'Account', 'Beneficiary', 'ExecutionLog']));
     for (const name of named) expect(Object.keys(publicContract().document.components.schemas as JsonObject)).toContain(name);
   });
 

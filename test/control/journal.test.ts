@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Journal, type JournalEntry } from '../../mock/http/journal';
 import { startMock, type Authed, type Harness } from '../http/harness';
-import { control } from './support';
+import { control, d } from './support';
 
 const entry = (n: number): JournalEntry => ({
   requestId: `r${n}`,
@@ -71,6 +71,7 @@ describe('GET /_mock/journal', () => {
         status: 200,
         latencyMs: expect.any(Number),
         at: '2026-11-21T12:00:00.000Z',
+        customerId: d.c1.id,
       },
     ]);
   });

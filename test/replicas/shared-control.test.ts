@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { RedisServer } from '../support/redis-server';
 import { describeWithRedis } from '../support/redis-suite';
+import { openLiveStream } from '../support/live-stream';
 import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
 
 const START_MS = 120_000;
@@ -137,5 +138,23 @@ describeWithRedis('two replicas on one Redis: control calls at the same moment',
       const demo = client.as(await client.token('demo-client', 'demo-secret'));
       expect((await demo.get('/api/accounts?limit=100')).body.data).toHaveLength(3);
     }
+  });
+
+  it('the inspector on one replica sees what the other did: a live notice, the state, the journal entry whole', async () => {
+    const stream = await openLiveStream(b.baseUrl);
+    const customer = await a.customer();
+    const api = a.as(await a.token(customer.clientId, customer.clientSecret));
+    const accountId = customer.accounts[0]!;
+    const quote = await api.post('/v1/quotes', { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '3.21' });
+    expect(quote.status).toBe(201);
+    // Made through A, a notice on B's stream (relayed over Redis).
+    await stream.until('requests');
+    await stream.close();
+    const entry = (await b.control('GET', `/journal/${String(quote.headers['x-request-id'])}`)).body;
+    expect(entry).toMatchObject({ path: '/v1/quotes', status: 201, request: { body: { sourceAmount: '3.21' } } });
+    const state = (await b.control('GET', `/state/${customer.customerId}`)).body as {
+      quotes: Array<{ quote: { id: string }; status: string }>;
+    };
+    expect(state.quotes.find((q) => q.quote.id === quote.body.id)?.status).toBe('OPEN');
   });
 });

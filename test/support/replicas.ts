@@ -166,6 +166,7 @@ export function serviceClient(baseUrl: string) {
     return answer;
   };
   return {
+    baseUrl,
     call,
     /** A control call (path relative to /_mock); a status of 300 or more throws with the answer. */
     control: async (method: string, path: string, body?: unknown) =>

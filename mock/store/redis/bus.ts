@@ -49,15 +49,20 @@ export class RedisBus {
     prefix: string;
     publisher: RedisClient;
     handle: BusHandler;
+    /** Change notices of the other replicas (the inspector's push channel); never answered. */
+    onLive?: (topics: string[]) => void;
     onError: (error: unknown) => void;
   }) {
     const subscriber = await connectRedis({ url: options.url, name: 'fos-mock:bus', subscriber: true });
     const bus = new RedisBus(options.publisher, subscriber, options.prefix, options.onError);
-    subscriber.on('message', (channel: string, text: string) => bus.receive(channel, text, options.handle));
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel === bus.liveChannel()) bus.receiveLive(text, options.onLive);
+      else bus.receive(channel, text, options.handle);
+    });
     // Replies sent while the connection is down are lost for good (pub/sub keeps nothing): the
     // asks waiting now answer 503 at once rather than wait for replies that cannot come.
     subscriber.on('close', () => bus.abandonPending());
-    await subscriber.subscribe(bus.channel(), bus.replyChannel(bus.replicaId));
+    await subscriber.subscribe(bus.channel(), bus.replyChannel(bus.replicaId), bus.liveChannel());
     bus.heartbeat();
     return bus;
   }
@@ -85,6 +90,24 @@ export class RedisBus {
 
   private channel(): string {
     return `${this.prefix}c:bus`;
+  }
+
+  private liveChannel(): string {
+    return `${this.prefix}c:live`;
+  }
+
+  /** Tells the other replicas what changed here (a notice, no reply; lost if Redis is away, like any notice). */
+  publishLive(topics: readonly string[]): void {
+    this.publisher.publish(this.liveChannel(), JSON.stringify({ from: this.replicaId, topics })).catch(() => undefined);
+  }
+
+  private receiveLive(text: string, onLive: ((topics: string[]) => void) | undefined): void {
+    try {
+      const { from, topics } = JSON.parse(text) as { from?: string; topics?: unknown };
+      if (from !== this.replicaId && Array.isArray(topics)) onLive?.(topics.filter((topic): topic is string => typeof topic === 'string'));
+    } catch (error) {
+      this.onError(error);
+    }
   }
 
   private replyChannel(replicaId: string): string {

@@ -17,7 +17,7 @@
 // groups are in BullMQ Pro only; a stream's consumer group hands entries to consumers without a
 // due time and without one-at-a-time order per key. Here the mock clock decides what is due, and
 // a subscription's deliveries go out one at a time in order.
-import type { ClaimedJob, JobCounts, JobQueue, JobSpec } from '../job-queue';
+import type { ClaimedJob, JobCounts, JobQueue, JobSpec, PendingJob } from '../job-queue';
 import { unavailableOnLoss, type RedisClient } from './connection';
 
 /**
@@ -101,6 +101,30 @@ local p = ARGV[1]
 if redis.call('HGET', p .. 'claim', ARGV[2]) ~= ARGV[3] then return 0 end
 redis.call('ZADD', p .. 'run', 'XX', string.format('%d', now_ms() + tonumber(ARGV[4])), ARGV[2])
 return 1`,
+  /**
+   * ARGV: prefix, limit. Every job not completed with its due time and whether it runs, sorted by
+   * due time then id (ids sort in the order scheduled): { total, id, dueAt, running, json, ... }.
+   */
+  fosJobList: `
+local p = ARGV[1]
+local ids = redis.call('HKEYS', p .. 'data')
+local rows = {}
+for _, id in ipairs(ids) do
+  local group = redis.call('HGET', p .. 'grp', id)
+  local due = tonumber(redis.call('ZSCORE', p .. 'g:' .. group, id) or '0')
+  rows[#rows + 1] = { id, due, group }
+end
+table.sort(rows, function(a, b) if a[2] == b[2] then return a[1] < b[1] end return a[2] < b[2] end)
+local out = { #rows }
+for i = 1, math.min(#rows, tonumber(ARGV[2])) do
+  local id, due, group = rows[i][1], rows[i][2], rows[i][3]
+  local running = redis.call('HGET', p .. 'busy', group) == id and 1 or 0
+  out[#out + 1] = id
+  out[#out + 1] = string.format('%d', due)
+  out[#out + 1] = running
+  out[#out + 1] = redis.call('HGET', p .. 'data', id)
+end
+return out`,
   /** ARGV: prefix. Deletes every key of the queue. */
   fosJobClear: `
 local cursor = '0'
@@ -161,6 +185,16 @@ export class RedisJobQueue implements JobQueue {
       unavailableOnLoss(this.client.zcard(`${this.keys}run`)),
     ]);
     return { waiting: all - running, running };
+  }
+
+  async list(limit: number): Promise<{ total: number; jobs: PendingJob[] }> {
+    const [total, ...flat] = (await this.run('fosJobList', [limit])) as [number, ...Array<string | number>];
+    const jobs: PendingJob[] = [];
+    for (let i = 0; i + 3 < flat.length; i += 4) {
+      const spec = JSON.parse(String(flat[i + 3])) as JobSpec;
+      jobs.push({ ...spec, id: String(flat[i]), dueAt: Number(flat[i + 1]), running: flat[i + 2] === 1 });
+    }
+    return { total, jobs };
   }
 
   async clear(): Promise<void> {

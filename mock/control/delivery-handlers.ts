@@ -1,0 +1,83 @@
+// What the inspector's deliveries view reads and does: each subscription's messages with every
+// attempt (its execution logs) and the pending retry's due time; a resend, as the service API's
+// resend does it (a new attempt under the same message id), without a token.
+import { ServiceError } from '../errors/catalogue';
+import type { ExecutionLog, SubscriptionRecord } from '../store/records';
+import { ok, type ControlContext, type ControlHandlers } from './context';
+import { pendingJobs } from './job-handlers';
+
+/** The newest this many messages of each subscription are listed. */
+export const MESSAGE_LIMIT = 100;
+/** Execution logs read per subscription to make those messages (a message has a few attempts). */
+const LOG_LIMIT = 1000;
+
+function notFound(resource: string, id: string): ServiceError {
+  return new ServiceError('RESOURCE_NOT_FOUND', { resource, id }, `No ${resource} with id ${id}.`);
+}
+
+/** Logs newest first → messages newest first, each with its attempts oldest first. */
+function messagesOf(logs: ExecutionLog[], nextAttempt: Map<string, string>) {
+  const byMessage = new Map<string, ExecutionLog[]>();
+  for (const log of logs) {
+    const attempts = byMessage.get(log.messageId);
+    if (attempts) attempts.push(log);
+    else if (byMessage.size < MESSAGE_LIMIT) byMessage.set(log.messageId, [log]);
+  }
+  return [...byMessage].map(([messageId, attempts]) => {
+    const first = attempts[attempts.length - 1] as ExecutionLog;
+    return {
+      messageId,
+      eventType: first.eventType,
+      payload: first.payload,
+      attempts: attempts.reverse(),
+      nextAttemptAt: nextAttempt.get(messageId) ?? null,
+    };
+  });
+}
+
+export function deliveryHandlers(c: ControlContext) {
+  const { store } = c.deps;
+
+  async function subscriptionsOf(subscriptionId: string | undefined): Promise<SubscriptionRecord[]> {
+    if (subscriptionId !== undefined) {
+      const record = await store.get('subscription', subscriptionId);
+      if (!record) throw notFound('subscription', subscriptionId);
+      return [record];
+    }
+    const customers = await store.all('customer', 'all');
+    return (await Promise.all(customers.map((customer) => store.all('subscription', customer.id)))).flat();
+  }
+
+  return {
+    listDeliveries: async ({ query }) => {
+      const [records, jobs] = await Promise.all([subscriptionsOf(query.subscriptionId), pendingJobs(c)]);
+      // A retry waiting for its due time (first attempts are due at once, at null).
+      const nextAttempt = new Map<string, string>();
+      for (const job of jobs.data)
+        if (job.subject.messageId && job.dueAt && !nextAttempt.has(job.subject.messageId))
+          nextAttempt.set(job.subject.messageId, job.dueAt);
+      const data = await Promise.all(
+        records.map(async (record) => {
+          const logs = await store.page('executionLog', { scope: record.subscription.id, limit: LOG_LIMIT, order: 'DESCENDING' });
+          return {
+            subscription: c.services.subscriptions.present(record),
+            customerId: record.subscription.companyId,
+            messages: messagesOf(
+              logs.items.map((item) => item.record),
+              nextAttempt,
+            ),
+          };
+        }),
+      );
+      return ok({ data });
+    },
+    resendDelivery: async ({ params }) => {
+      const { subscriptionId, executionLogId } = params;
+      const record = await store.get('subscription', subscriptionId);
+      if (!record) throw notFound('subscription', subscriptionId);
+      const log = await store.get('executionLog', executionLogId);
+      if (!log || log.subscriptionId !== subscriptionId) throw notFound('executionLog', executionLogId);
+      return { status: 202, body: await c.services.webhooks.resend(record.subscription.companyId, log) };
+    },
+  } satisfies Partial<ControlHandlers>;
+}

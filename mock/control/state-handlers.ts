@@ -1,0 +1,83 @@
+// What the inspector's state view reads: the customers, and everything one customer holds, as
+// the service API shows it (accounts with balances, quotes with their status by the mock clock,
+// operations with their state timeline, beneficiaries, subscriptions), newest first.
+import { quoteStatus } from '../domain/quotes';
+import { ServiceError } from '../errors/catalogue';
+import type { CustomerRecord, RecordTypes } from '../store/records';
+import type { Kind } from '../store/store';
+import { ok, type ControlContext, type ControlHandlers } from './context';
+
+/** The newest this many of each kind are listed. */
+export const STATE_LIST_LIMIT = 200;
+/** An operation's timeline holds a few states; this bounds a runaway one. */
+const TIMELINE_LIMIT = 100;
+
+const summary = (customer: CustomerRecord) => ({
+  id: customer.id,
+  name: customer.name,
+  clientId: customer.clientId,
+  deleted: customer.deleted,
+});
+
+export function stateHandlers(c: ControlContext) {
+  const { store, clock } = c.deps;
+  const { quotes, subscriptions } = c.services;
+
+  /** The newest records of a kind in a scope, and whether there are more. */
+  async function newest<K extends Kind>(kind: K, scope: string): Promise<{ records: Array<RecordTypes[K]>; more: boolean }> {
+    const slice = await store.page(kind, { scope, limit: STATE_LIST_LIMIT + 1, order: 'DESCENDING' });
+    const records = slice.items.map((item) => item.record);
+    return { records: records.slice(0, STATE_LIST_LIMIT), more: records.length > STATE_LIST_LIMIT };
+  }
+
+  return {
+    listStateCustomers: async () => ok({ data: (await store.all('customer', 'all')).map(summary) }),
+    getCustomerState: async ({ params }) => {
+      const id = params.customerId;
+      const customer = await store.get('customer', id);
+      if (!customer) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'customer', id }, `No customer with id ${id}.`);
+      const [accounts, quoteList, operations, beneficiaries, subscriptionList] = await Promise.all([
+        newest('account', id),
+        newest('quote', id),
+        newest('operation', id),
+        newest('beneficiary', id),
+        newest('subscription', id),
+      ]);
+      const now = clock.now();
+      const cut = Object.entries({ accounts, quotes: quoteList, operations, beneficiaries, subscriptions: subscriptionList })
+        .filter(([, list]) => list.more)
+        .map(([name]) => name);
+      return ok({
+        customer: summary(customer),
+        accounts: await Promise.all(
+          accounts.records.map(async (record) => ({
+            account: record.account,
+            review: record.review,
+            balances: await store.balances(record.account.id),
+          })),
+        ),
+        // A transfer's internal 1:1 quote is not the customer's to see (GET /v1/quotes/{id} is 404 for it).
+        quotes: quoteList.records
+          .filter((quote) => !quote.internal)
+          .map((quote) => ({ quote: quotes.present(quote), status: quoteStatus(quote, now), operationId: quote.operationId })),
+        operations: await Promise.all(
+          operations.records.map(async (operation) => {
+            const timeline = await store.page('timeline', { scope: operation.id, limit: TIMELINE_LIMIT, order: 'ASCENDING' });
+            return {
+              operation,
+              timeline: timeline.items.map(({ record: { eventType, at, status, reason } }) => ({
+                eventType,
+                at,
+                status,
+                ...(reason ? { reason } : {}),
+              })),
+            };
+          }),
+        ),
+        beneficiaries: beneficiaries.records,
+        subscriptions: subscriptionList.records.map((record) => subscriptions.present(record)),
+        truncated: cut,
+      });
+    },
+  } satisfies Partial<ControlHandlers>;
+}

@@ -1,0 +1,60 @@
+// What changed, for the inspector's push channel (GET /_mock/live): the journal, a record, a
+// delivery attempt, the jobs, the clock, the faults. Topics are gathered for LIVE_INTERVAL_MS and
+// handed on together, so a burst of thousands of requests is one notice, not thousands; the page
+// then reads what its view shows. With a shared state the notices also go to every other replica
+// (`relay`, over Redis pub/sub), so a page open on one replica sees what another did.
+
+export const LIVE_TOPICS = ['requests', 'state', 'deliveries', 'jobs', 'clock', 'faults'] as const;
+export type LiveTopic = (typeof LIVE_TOPICS)[number];
+export type LiveListener = (topics: readonly LiveTopic[]) => void;
+
+/** At most one notice this often, per replica. */
+export const LIVE_INTERVAL_MS = 100;
+
+export class LiveFeed {
+  private readonly listeners = new Set<LiveListener>();
+  private readonly pending = new Set<LiveTopic>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Sends this replica's notices to the others (set on a shared state). */
+  relay: ((topics: readonly LiveTopic[]) => void) | undefined;
+
+  /** Notes a change; nothing is done when nobody listens here or elsewhere. */
+  notify(...topics: LiveTopic[]): void {
+    if (this.listeners.size === 0 && !this.relay) return;
+    for (const topic of topics) this.pending.add(topic);
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), LIVE_INTERVAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Notices another replica relayed: to this replica's listeners only (never relayed again). */
+  receive(topics: readonly string[]): void {
+    const known = topics.filter((topic): topic is LiveTopic => (LIVE_TOPICS as readonly string[]).includes(topic));
+    if (known.length > 0) for (const listener of this.listeners) listener(known);
+  }
+
+  subscribe(listener: LiveListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get listening(): number {
+    return this.listeners.size;
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending.clear();
+    this.listeners.clear();
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const topics = [...this.pending];
+    this.pending.clear();
+    for (const listener of this.listeners) listener(topics);
+    this.relay?.(topics);
+  }
+}

@@ -1,0 +1,101 @@
+// The inspector's push channel: GET /_mock/live is a Server-Sent Events stream of change notices,
+// gathered for 100 ms. A service request is news; the inspector's own reads are not (they would
+// echo for ever); a control call that changes something names every topic.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { LiveFeed } from '../../mock/events/live-feed';
+import { startMock, type Authed, type Harness } from '../http/harness';
+import { openLiveStream } from '../support/live-stream';
+import { control, deposit } from './support';
+
+describe('LiveFeed', () => {
+  it('gathers the topics of a burst into one notice and hands it to listeners and the relay', async () => {
+    jest.useFakeTimers();
+    try {
+      const feed = new LiveFeed();
+      const heard: string[][] = [];
+      const relayed: string[][] = [];
+      feed.subscribe((topics) => heard.push([...topics]));
+      feed.relay = (topics) => relayed.push([...topics]);
+      for (let i = 0; i < 1000; i++) feed.notify('requests');
+      feed.notify('state', 'jobs');
+      expect(heard).toEqual([]);
+      await jest.advanceTimersByTimeAsync(100);
+      expect(heard).toEqual([['requests', 'state', 'jobs']]);
+      expect(relayed).toEqual(heard);
+      feed.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('notices from another replica reach the listeners here, unknown topics dropped, and are never relayed again', () => {
+    const feed = new LiveFeed();
+    const heard: string[][] = [];
+    const relayed: string[][] = [];
+    feed.subscribe((topics) => heard.push([...topics]));
+    feed.relay = (topics) => relayed.push([...topics]);
+    feed.receive(['clock', 'nonsense']);
+    feed.receive(['nonsense']);
+    expect(heard).toEqual([['clock']]);
+    expect(relayed).toEqual([]);
+    feed.close();
+  });
+});
+
+describe('GET /_mock/live', () => {
+  let h: Harness;
+  let api: Authed;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    h = await startMock();
+    api = await h.as();
+    server = createServer(h.mock.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await h.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const openStream = () => openLiveStream(base);
+
+  it('answers a text/event-stream with X-Request-Id', async () => {
+    const stream = await openStream();
+    expect(stream.res.status).toBe(200);
+    expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    await stream.close();
+  });
+
+  it('a service request is a "requests" notice; a deposit is a "state" notice', async () => {
+    const stream = await openStream();
+    await deposit(api, '1.00');
+    await stream.until('requests');
+    await stream.until('state');
+    await stream.close();
+  });
+
+  it('reads of the control API are no news, so a page reading after each notice does not echo', async () => {
+    const stream = await openStream();
+    await control(h).get('/journal?limit=1').expect(200);
+    await control(h).get('/state').expect(200);
+    // A marker after them: every notice up to it came from the marker alone.
+    await api.get('/api/accounts?limit=1').expect(200);
+    const notices = await stream.until('requests');
+    expect(notices).toEqual([['requests']]);
+    await stream.close();
+  });
+
+  it('a control call that changes something names every topic', async () => {
+    const stream = await openStream();
+    await control(h).post('/clock/advance', { by: '1s' }).expect(200);
+    const notices = await stream.until('clock');
+    expect(notices.at(-1)).toEqual(expect.arrayContaining(['requests', 'state', 'deliveries', 'jobs', 'clock', 'faults']));
+    await stream.close();
+  });
+});
