@@ -104,11 +104,24 @@ describe('the packed tarball', () => {
     expect(listed.filter((file) => /\.ts$/.test(file) && !/\.d\.ts$/.test(file))).toEqual([]);
     expect(listed).toEqual(expect.arrayContaining(['package/spec/generated/validators/openapi.js', 'package/spec/openapi.yaml']));
     expect(listed.filter((file) => /^package\/fixtures\/scenarios\/.+\.yaml$/.test(file)).length).toBeGreaterThan(0);
+    const inspector = ['package/dist/mock/inspector/public/main.js', 'package/dist/mock/inspector/public/main.css'];
+    expect(listed).toEqual(expect.arrayContaining(inspector));
     console.log(`[package] ${listed.length} files, ${(statSync(tarball).size / 1024).toFixed(0)} KiB packed`);
   });
 
   it('installs only runtime dependencies: no TypeScript compiler, no ts-jest, no test tools of ours', () => {
-    for (const dev of ['typescript', 'ts-jest', 'tsx', 'supertest', '@stoplight/prism-cli', 'eslint']) {
+    const devTools = [
+      'typescript',
+      'ts-jest',
+      'tsx',
+      'supertest',
+      '@stoplight/prism-cli',
+      'eslint',
+      'esbuild',
+      'preact',
+      'playwright-core',
+    ];
+    for (const dev of devTools) {
       expect(existsSync(join(project, 'node_modules', dev))).toBe(false);
     }
   });
@@ -126,6 +139,23 @@ describe('npx fos-mock serve', () => {
       });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ tokenType: 'Bearer', expiresIn: 82800, accessToken: expect.any(String) });
+      await stop(child);
+    },
+    2 * MINUTE,
+  );
+
+  it(
+    'serves the inspector page and its bundle, built at pack time (no esbuild or Preact installed)',
+    async () => {
+      const { url, child } = await serve();
+      const page = await fetch(`${url}/_mock/inspector`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>fos-mock inspector</title>');
+      for (const asset of ['app.js', 'app.css']) {
+        const res = await fetch(`${url}/_mock/inspector/${asset}`);
+        expect(res.status).toBe(200);
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+      }
       await stop(child);
     },
     2 * MINUTE,

@@ -99,3 +99,18 @@ describe('GET /_mock/live', () => {
     await stream.close();
   });
 });
+
+describe('closing the app', () => {
+  it('ends the streams still open, so the server can close with an inspector page open', async () => {
+    const h = await startMock();
+    const server = createServer(h.mock.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/_mock/live`);
+    const reader = res.body!.getReader();
+    await reader.read();
+    await h.close();
+    // The stream ends (done) rather than hanging; then the server closes.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+    await new Promise((resolve) => server.close(resolve));
+  });
+});
