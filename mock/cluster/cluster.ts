@@ -11,6 +11,7 @@
 import type { ControllableClock } from '../clock';
 import { ServiceError } from '../errors/catalogue';
 import type { FaultRegistry } from '../http/faults';
+import type { JournalExchange } from '../http/journal-exchange';
 import type { Scheduler } from '../jobs/scheduler';
 import type { RedisBus } from '../store/redis/bus';
 import type { RedisSharedState } from '../store/redis/shared-state';
@@ -24,13 +25,16 @@ import type { RedisSharedState } from '../store/redis/shared-state';
 export type ClusterAction = 'run-due' | 'idle' | 'wait-jobs' | 'clear-jobs' | 'sync' | 'flush-journal';
 const ACTIONS: readonly string[] = ['run-due', 'idle', 'wait-jobs', 'clear-jobs', 'sync', 'flush-journal'];
 
+/** Asks every replica for the exchange of a request (the request id follows). */
+const EXCHANGE_ASK = 'journal-exchange:';
+
 /** Every this often a replica reads the shared control state, in case it missed an announcement. */
 const RESYNC_MS = 1_000;
 
 export interface ReplicaParts {
   clock: ControllableClock;
   faults: FaultRegistry;
-  journal: { flush(): Promise<void> };
+  journal: { flush(): Promise<void>; exchange(requestId: string): JournalExchange | undefined };
   scheduler: Scheduler;
   /** Resolves when the events published on this replica have their deliveries queued. */
   webhooks: { accepted(): Promise<void> };
@@ -58,6 +62,8 @@ export interface Cluster {
    * Tells every replica that the faults changed, and waits until each one has taken them.
    */
   announceFaults(): Promise<void>;
+  /** What was sent and answered for a request, from the replica that answered it (undefined when none keeps it). */
+  journalExchange(requestId: string): Promise<JournalExchange | undefined>;
   /** Throws 503 SERVICE_UNAVAILABLE when this replica has lost the shared state (answered before anything else). */
   assertAvailable(): void;
   close(): Promise<void>;
@@ -104,6 +110,7 @@ export function localCluster(parts: ReplicaParts): Cluster {
     },
     clockChanged: () => Promise.resolve(),
     announceFaults: () => Promise.resolve(),
+    journalExchange: (requestId) => Promise.resolve(parts.journal.exchange(requestId)),
     assertAvailable: () => undefined,
     close: () => Promise.resolve(),
   };
@@ -124,6 +131,8 @@ export async function sharedCluster(
   await shared.initClock(parts.clock.state());
   await sync();
   const bus = await openBus((message) => {
+    // A question rather than an action: each replica answers with what it keeps, or null.
+    if (message.startsWith(EXCHANGE_ASK)) return Promise.resolve(parts.journal.exchange(message.slice(EXCHANGE_ASK.length)) ?? null);
     if (!ACTIONS.includes(message)) return Promise.reject(new Error(`cluster: unknown action ${JSON.stringify(message)}`));
     return perform(parts, message as ClusterAction, sync);
   });
@@ -164,6 +173,10 @@ export async function sharedCluster(
     clockChanged: () => shared.writeClock(parts.clock.state()),
     announceFaults: async () => {
       await ask('sync');
+    },
+    journalExchange: async (requestId) => {
+      const replies = await bus.ask(`${EXCHANGE_ASK}${requestId}`);
+      return (replies.find((reply) => reply !== null) ?? undefined) as JournalExchange | undefined;
     },
     assertAvailable: () => {
       if (!bus.connected || !shared.connected)

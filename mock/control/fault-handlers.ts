@@ -1,6 +1,6 @@
 // Faults and the journal: inject, list and remove faults; read the last requests.
 import { ServiceError } from '../errors/catalogue';
-import { detailOf, summaryOf } from '../http/journal';
+import { exchangeView } from '../http/journal-exchange';
 import { created, noContent, ok, type ControlContext, type ControlHandlers } from './context';
 
 export function faultHandlers(c: ControlContext) {
@@ -26,7 +26,7 @@ export function faultHandlers(c: ControlContext) {
     getJournal: async ({ query }) => {
       // Every replica's last requests are in before the journal is read.
       await c.cluster.ask('flush-journal');
-      return ok({ data: (await c.journal.entries(query.limit)).map(summaryOf) });
+      return ok({ data: await c.journal.entries(query.limit) });
     },
     getJournalEntry: async ({ params }) => {
       await c.cluster.ask('flush-journal');
@@ -38,7 +38,9 @@ export function faultHandlers(c: ControlContext) {
           `No request ${params.requestId} in the journal (it keeps the last ${c.journal.capacity}).`,
         );
       }
-      return ok(detailOf(entry));
+      // Kept by the replica that answered it; gone with that replica (summary only then).
+      const exchange = await c.cluster.journalExchange(params.requestId);
+      return ok(exchange ? { ...entry, ...exchangeView(exchange) } : entry);
     },
   } satisfies Partial<ControlHandlers>;
 }

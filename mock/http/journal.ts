@@ -1,9 +1,11 @@
 // The request journal: every request the mock answers (service and control API), the last
 // JOURNAL_SIZE kept in a ring buffer, so recording costs O(1) whatever the traffic. With a shared
 // state (REDIS_URL) every replica pushes its requests to one list in Redis instead, and the
-// control API reads that: the journal of the whole service.
+// control API reads that: the journal of the whole service. What was sent and answered (headers,
+// bodies: journal-exchange.ts) stays with the replica that answered, the last JOURNAL_SIZE.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { exchangeOf, type JournalExchange, type JournalLocals } from './journal-exchange';
 import { localsOf } from './request-id';
 import type { Clock } from '../clock';
 
@@ -17,20 +19,7 @@ export interface FaultTrace {
   drop?: boolean;
 }
 
-/** Bodies kept in the journal are cut at this many characters (a page of records can be large). */
-export const JOURNAL_BODY_LIMIT = 16 * 1024;
-
-/** Headers as Node has them: strings, lists of strings, or numbers (content-length). */
-type HeaderValues = Record<string, string | string[] | number | undefined>;
-
-/** What was sent and answered, kept for GET /_mock/journal/{requestId}. */
-export interface JournalExchange {
-  request: { query: string; headers: HeaderValues; body?: unknown };
-  /** `text`: the JSON answered, cut at JOURNAL_BODY_LIMIT (`truncated`). */
-  response: { headers: HeaderValues; text?: string; truncated: boolean };
-}
-
-export interface JournalEntry extends Partial<JournalExchange> {
+export interface JournalEntry {
   requestId: string;
   method: string;
   path: string;
@@ -41,72 +30,6 @@ export interface JournalEntry extends Partial<JournalExchange> {
   /** The customer of the bearer token (authenticated service calls). */
   customerId?: string;
   fault?: FaultTrace;
-}
-
-/** What the pipeline leaves on the response's locals for the journal. */
-export interface JournalLocals {
-  customerId?: string;
-  requestBody?: unknown;
-  responseJson?: string;
-}
-
-/** The entry without what was sent and answered (the list of GET /_mock/journal). */
-export function summaryOf(entry: JournalEntry): JournalEntry {
-  const { request: _request, response: _response, ...summary } = entry;
-  return summary;
-}
-
-/** Header values as the document shows them: strings, or lists of strings. */
-function headerMap(headers: HeaderValues): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value : String(value);
-  }
-  return out;
-}
-
-/** The entry whole, as GET /_mock/journal/{requestId} answers it: the answer's JSON parsed (a cut one stays text). */
-export function detailOf(entry: JournalEntry) {
-  const summary = summaryOf(entry);
-  const request = entry.request ?? { query: '', headers: {} };
-  const response = entry.response ?? { headers: {}, truncated: false };
-  let body: unknown = response.text;
-  if (response.text !== undefined && !response.truncated) {
-    try {
-      body = JSON.parse(response.text) as unknown;
-    } catch {
-      body = response.text;
-    }
-  }
-  return {
-    ...summary,
-    request: { query: request.query, headers: headerMap(request.headers), ...(request.body === undefined ? {} : { body: request.body }) },
-    response: { headers: headerMap(response.headers), ...(body === undefined ? {} : { body }), bodyTruncated: response.truncated },
-  };
-}
-
-function exchangeOf(
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: string,
-  locals: JournalLocals & Record<string, unknown>,
-): JournalExchange {
-  const queryAt = url.indexOf('?');
-  const declared = Number(req.headers['content-length'] ?? 0);
-  const request: JournalExchange['request'] = { query: queryAt === -1 ? '' : url.slice(queryAt + 1), headers: { ...req.headers } };
-  if (locals.requestBody !== undefined)
-    request.body = declared > JOURNAL_BODY_LIMIT ? `(a body of ${declared} bytes, not kept)` : locals.requestBody;
-  const text = locals.responseJson;
-  const truncated = text !== undefined && text.length > JOURNAL_BODY_LIMIT;
-  return {
-    request,
-    response: {
-      headers: res.getHeaders(),
-      ...(text === undefined ? {} : { text: truncated ? text.slice(0, JOURNAL_BODY_LIMIT) : text }),
-      truncated,
-    },
-  };
 }
 
 /** Where a shared journal is kept (mock/store/redis/shared-state.ts): entries as JSON, newest first. */
@@ -123,6 +46,8 @@ export class Journal {
   private readonly ring: Array<JournalEntry | undefined>;
   private next = 0;
   private count = 0;
+  /** This replica's exchanges by request id, oldest first (a Map keeps insertion order). */
+  private readonly exchanges = new Map<string, JournalExchange>();
 
   /** Told of each entry as it is recorded (the inspector's push channel). */
   onRecord: ((entry: JournalEntry) => void) | undefined;
@@ -134,8 +59,12 @@ export class Journal {
     this.ring = new Array<JournalEntry | undefined>(capacity);
   }
 
-  add(entry: JournalEntry): void {
+  add(entry: JournalEntry, exchange?: JournalExchange): void {
     this.onRecord?.(entry);
+    if (exchange) {
+      this.exchanges.set(entry.requestId, exchange);
+      if (this.exchanges.size > this.capacity) this.exchanges.delete(this.exchanges.keys().next().value as string);
+    }
     if (this.shared) {
       this.shared.journalPush(JSON.stringify(entry), this.capacity);
       return;
@@ -170,6 +99,11 @@ export class Journal {
     return (await this.entries()).find((entry) => entry.requestId === requestId);
   }
 
+  /** What was sent and answered, if this replica answered the request and still keeps it. */
+  exchange(requestId: string): JournalExchange | undefined {
+    return this.exchanges.get(requestId);
+  }
+
   get size(): number {
     return this.count;
   }
@@ -181,6 +115,7 @@ export class Journal {
   }
 
   clear(): void {
+    this.exchanges.clear();
     this.ring.fill(undefined);
     this.next = 0;
     this.count = 0;
@@ -203,11 +138,10 @@ export class Journal {
         status: finished ? res.statusCode : 0,
         latencyMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
         at,
-        ...exchangeOf(req, res, url, locals),
       };
       if (locals.customerId) entry.customerId = locals.customerId as string;
       if (locals.fault) entry.fault = locals.fault as FaultTrace;
-      this.add(entry);
+      this.add(entry, exchangeOf(req, res, url, locals as JournalLocals));
     };
     res.on('finish', record);
     res.on('close', record);

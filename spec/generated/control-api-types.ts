@@ -1108,8 +1108,8 @@ export interface components {
         HeaderMap: {
             [key: string]: string | string[];
         };
-        /** @description A journal entry with the request and answer it records. */
-        JournalDetail: components["schemas"]["JournalEntry"] & unknown;
+        /** @description A journal entry with the request and answer it records. The request and answer are kept by the replica that answered (its last 1000); `request` and `response` are absent when that replica is gone. */
+        JournalDetail: components["schemas"]["JournalEntry"];
         CustomerSummary: {
             id: components["schemas"]["Uuid"];
             name: string;
