@@ -5,7 +5,7 @@
 // bodies: journal-exchange.ts) stays with the replica that answered, the last JOURNAL_SIZE.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { exchangeOf, type JournalExchange, type JournalLocals } from './journal-exchange';
+import { exchangeOf, type JournalExchange } from './journal-exchange';
 import { localsOf } from './request-id';
 import type { Clock } from '../clock';
 
@@ -141,7 +141,7 @@ export class Journal {
       };
       if (locals.customerId) entry.customerId = locals.customerId as string;
       if (locals.fault) entry.fault = locals.fault as FaultTrace;
-      this.add(entry, exchangeOf(req, res, url, locals as JournalLocals));
+      this.add(entry, exchangeOf(req, res, url, locals));
     };
     res.on('finish', record);
     res.on('close', record);
