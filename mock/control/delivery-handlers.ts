@@ -15,8 +15,8 @@ function notFound(resource: string, id: string): ServiceError {
   return new ServiceError('RESOURCE_NOT_FOUND', { resource, id }, `No ${resource} with id ${id}.`);
 }
 
-/** Logs newest first → messages newest first, each with its attempts oldest first. */
-function messagesOf(logs: ExecutionLog[], nextAttempt: Map<string, string>) {
+/** Logs newest first → messages newest first, each with its attempts oldest first and how long each took. */
+function messagesOf(logs: ExecutionLog[], nextAttempt: Map<string, string>, durations: Map<string, number>) {
   const byMessage = new Map<string, ExecutionLog[]>();
   for (const log of logs) {
     const attempts = byMessage.get(log.messageId);
@@ -25,11 +25,17 @@ function messagesOf(logs: ExecutionLog[], nextAttempt: Map<string, string>) {
   }
   return [...byMessage].map(([messageId, attempts]) => {
     const first = attempts[attempts.length - 1] as ExecutionLog;
+    const durationsMs: Record<string, number> = {};
+    for (const attempt of attempts) {
+      const ms = durations.get(attempt.id);
+      if (ms !== undefined) durationsMs[attempt.id] = ms;
+    }
     return {
       messageId,
       eventType: first.eventType,
       payload: first.payload,
       attempts: attempts.reverse(),
+      durationsMs,
       nextAttemptAt: nextAttempt.get(messageId) ?? null,
     };
   });
@@ -58,13 +64,20 @@ export function deliveryHandlers(c: ControlContext) {
           nextAttempt.set(job.subject.messageId, job.dueAt);
       const data = await Promise.all(
         records.map(async (record) => {
-          const logs = await store.page('executionLog', { scope: record.subscription.id, limit: LOG_LIMIT, order: 'DESCENDING' });
+          const scope = record.subscription.id;
+          // Timings are kept in the order of their logs: the same newest page covers them.
+          const [logs, timings] = await Promise.all([
+            store.page('executionLog', { scope, limit: LOG_LIMIT, order: 'DESCENDING' }),
+            store.page('deliveryTiming', { scope, limit: LOG_LIMIT, order: 'DESCENDING' }),
+          ]);
+          const durations = new Map(timings.items.map(({ record: timing }) => [timing.id, timing.durationMs]));
           return {
             subscription: c.services.subscriptions.present(record),
             customerId: record.subscription.companyId,
             messages: messagesOf(
               logs.items.map((item) => item.record),
               nextAttempt,
+              durations,
             ),
           };
         }),

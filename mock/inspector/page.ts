@@ -13,6 +13,7 @@ const SHELL = `<!doctype html>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>fos-mock inspector</title>
+    <link rel="icon" href="data:,">
     <link rel="stylesheet" href="${INSPECTOR_PATH}/app.css">
     <script type="module" src="${INSPECTOR_PATH}/app.js"></script>
   </head>

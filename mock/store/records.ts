@@ -75,6 +75,12 @@ export interface TimelineRecord {
   reason?: Schemas['Reason'];
 }
 
+/** How long one delivery attempt took in real time (the inspector's deliveries view); id = the execution log's. */
+export interface DeliveryTiming {
+  id: string;
+  durationMs: number;
+}
+
 export interface RecordTypes {
   customer: CustomerRecord;
   client: ClientRecord;
@@ -86,4 +92,6 @@ export interface RecordTypes {
   executionLog: ExecutionLog;
   /** Scoped by operation id. */
   timeline: TimelineRecord;
+  /** Scoped by subscription id, like the execution logs. */
+  deliveryTiming: DeliveryTiming;
 }

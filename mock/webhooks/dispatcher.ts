@@ -168,9 +168,12 @@ export class WebhookDispatcher {
     if (config.webhookSigning) Object.assign(headers, signatureHeaders(record.signingSecret, message, clock.now()));
     // Production URL policy: the host name is resolved again before every attempt (DNS rebinding).
     const refusal = await this.deps.refusal(subscription.url);
+    const started = performance.now();
     const outcome: DeliveryOutcome = refusal
       ? { ok: false, httpStatus: 0, error: refusal }
       : await this.deps.send({ url: subscription.url, body: message.payload, headers, timeoutMs: config.webhookTimeoutMs });
+    // Real time, from sending to the answer (or the time-out): the mock clock may stand still.
+    const durationMs = refusal ? 0 : Math.round((performance.now() - started) * 10) / 10;
     const retriesLeft = subscription.allowRetry && retryAttempts < config.retryScheduleMs.length;
     let error = outcome.error;
     if (!outcome.ok && retryOnFailure && subscription.allowRetry && !retriesLeft)
@@ -191,7 +194,10 @@ export class WebhookDispatcher {
       createdAt: at,
       updatedAt: at,
     };
-    await store.insert('executionLog', subscription.id, log.id, log);
+    await Promise.all([
+      store.insert('executionLog', subscription.id, log.id, log),
+      store.insert('deliveryTiming', subscription.id, log.id, { id: log.id, durationMs }),
+    ]);
     this.deps.attempted?.(log);
     return { log, allowRetry: subscription.allowRetry };
   }

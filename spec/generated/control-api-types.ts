@@ -1179,6 +1179,10 @@ export interface components {
             payload: string;
             /** @description Every attempt, oldest first. */
             attempts: components["schemas"]["ExecutionLog"][];
+            /** @description How long each attempt took in real time (from sending to the answer, or the time-out), by execution log id; an attempt whose duration was not kept is absent. */
+            durationsMs: {
+                [key: string]: number;
+            };
             /** @description When the pending retry falls due (mock time), or null when none is pending. */
             nextAttemptAt: components["schemas"]["Timestamp"] | null;
         };
@@ -1241,6 +1245,7 @@ export interface components {
                 subscription?: components["schemas"]["SnapshotRecordList"];
                 executionLog?: components["schemas"]["SnapshotRecordList"];
                 timeline?: components["schemas"]["SnapshotRecordList"];
+                deliveryTiming?: components["schemas"]["SnapshotRecordList"];
             };
             balances: {
                 accountId: string;

@@ -116,6 +116,8 @@ describe('GET /_mock/deliveries and POST .../resend', () => {
     expect(message).toMatchObject({ eventType: 'OPERATION_REQUESTED', nextAttemptAt: expect.any(String) });
     expect(JSON.parse(message.payload).data.id).toBe(op.id);
     expect(message.attempts.map((a: { status: string; httpStatus: number }) => [a.status, a.httpStatus])).toEqual([['FAILED', 500]]);
+    // The real time the attempt took, whatever the (frozen) mock clock says.
+    expect(message.durationsMs[message.attempts[0].id]).toBeGreaterThanOrEqual(0);
 
     await control(h).post('/clock/advance', { by: '5s' }).expect(200);
     mine = await read();
