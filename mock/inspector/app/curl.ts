@@ -1,0 +1,46 @@
+// "Copy as curl": a journal entry as a curl command to replay it - method, the full URL (the
+// page's origin, the path and the query as sent), every request header but host and
+// content-length (curl sets those), and the JSON body, each quoted for a POSIX shell.
+import type { JournalDetail } from './types';
+
+const SKIPPED = new Set(['host', 'content-length']);
+
+/** 'it'\''s': single quotes, safe for any content in sh, bash and zsh. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function curlCommand(detail: JournalDetail, origin: string): string {
+  const query = detail.request.query ? `?${detail.request.query}` : '';
+  const first = detail.method === 'GET' ? 'curl' : `curl -X ${detail.method}`;
+  const parts = [`${first} ${shellQuote(`${origin}${detail.path}${query}`)}`];
+  for (const [name, value] of Object.entries(detail.request.headers)) {
+    if (SKIPPED.has(name.toLowerCase())) continue;
+    for (const one of Array.isArray(value) ? value : [value]) parts.push(`-H ${shellQuote(`${name}: ${one}`)}`);
+  }
+  const body = detail.request.body;
+  if (body !== undefined) parts.push(`--data-raw ${shellQuote(JSON.stringify(body))}`);
+  return parts.join(' \\\n  ');
+}
+
+/** Puts text on the clipboard: the Clipboard API, else the older copy command on a hidden field. */
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch {
+    // Refused (no permission, not a secure context): fall back below.
+  }
+  const field = document.createElement('textarea');
+  field.value = text;
+  field.setAttribute('readonly', '');
+  field.setAttribute('aria-hidden', 'true');
+  field.style.position = 'fixed';
+  field.style.opacity = '0';
+  document.body.append(field);
+  field.select();
+  // Deprecated, yet the one way left where the Clipboard API is refused.
+  const copied = document.execCommand('copy');
+  field.remove();
+  if (!copied) throw new Error('The browser refused to copy; select the command below and copy it.');
+}

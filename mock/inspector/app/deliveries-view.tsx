@@ -1,0 +1,151 @@
+// The Deliveries view: per subscription, its webhook messages with every attempt (time, status,
+// HTTP status, duration in real time, error), the retry pending in mock time, the payload, and a
+// Resend button (a new attempt of the message's latest execution log).
+import { useRef, useState } from 'preact/hooks';
+import { post, seg } from './api';
+import { useMockClock } from './clock';
+import { customerLabel, useCustomers } from './customers';
+import { duration, prettyPayload, relative, shortId } from './format';
+import { useResource } from './live';
+import type { DeliveryList, DeliveryMessage, ExecutionLog, Subscription } from './types';
+import { Badge, Block, Empty, ErrorNote, Field, Time, useAction } from './ui';
+
+let remembered = '';
+
+/** Real time from sending to the answer (or the time-out), as the mock measured it; '—' when not kept. */
+function attemptDuration(message: DeliveryMessage, log: ExecutionLog): string {
+  const ms = message.durationsMs[log.id];
+  return ms === undefined ? '—' : duration(ms);
+}
+
+function MessageCard({ subscription, message }: { subscription: Subscription; message: DeliveryMessage }) {
+  const { now } = useMockClock();
+  const action = useAction();
+  const latest = message.attempts[message.attempts.length - 1];
+  const titleId = `message-${subscription.id}-${message.messageId}`;
+  const resend = () =>
+    action.run(async () => {
+      if (!latest) throw new Error('This message has no attempt to resend yet.');
+      const log = await post<ExecutionLog>(`/_mock/subscriptions/${seg(subscription.id)}/execution-logs/${seg(latest.id)}/resend`);
+      return `Resent: the new attempt is ${log.status}${log.httpStatus ? ` (HTTP ${log.httpStatus})` : ''}.`;
+    });
+
+  return (
+    <article class="card" aria-labelledby={titleId}>
+      <div class="card-head">
+        <h4 id={titleId}>
+          {message.eventType} <span class="muted">message {shortId(message.messageId)}</span>
+        </h4>
+        <Badge status={latest?.status ?? 'PENDING'} label={latest ? latest.status : 'NOT YET ATTEMPTED'} />
+      </div>
+      <p>
+        {message.nextAttemptAt ? (
+          <>
+            Next retry at <Time iso={message.nextAttemptAt} /> (mock time, {relative(message.nextAttemptAt, now)})
+          </>
+        ) : (
+          'No retry pending.'
+        )}
+      </p>
+      <table class="list compact">
+        <caption>Attempts, oldest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Time</th>
+            <th scope="col">Status</th>
+            <th scope="col">HTTP status</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {message.attempts.map((log, index) => (
+            <tr key={log.id}>
+              <td class="num">{index + 1}</td>
+              <td>
+                <Time iso={log.createdAt} precise />
+              </td>
+              <td>
+                <Badge status={log.status} />
+              </td>
+              <td class="num">{log.httpStatus === 0 ? '0 (no answer)' : log.httpStatus}</td>
+              <td class="num">{attemptDuration(message, log)}</td>
+              <td>{log.error ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <details>
+        <summary>Payload</summary>
+        <Block label={`Payload of message ${shortId(message.messageId)}`} text={prettyPayload(message.payload)} />
+      </details>
+      <div class="actions">
+        <button type="button" disabled={action.busy || !latest} onClick={resend}>
+          Resend
+        </button>
+        {action.line}
+      </div>
+    </article>
+  );
+}
+
+export function DeliveriesView() {
+  const [filter, setFilter] = useState(remembered);
+  const list = useResource<DeliveryList>(`/_mock/deliveries${filter ? `?subscriptionId=${encodeURIComponent(filter)}` : ''}`, [
+    'deliveries',
+    'jobs',
+  ]);
+  const groups = list.data?.data ?? [];
+  const { byId } = useCustomers(
+    [],
+    groups.map((group) => group.customerId),
+  );
+  // Every subscription seen, so the picker keeps them while one is picked.
+  const known = useRef(new Map<string, string>());
+  for (const group of groups) known.current.set(group.subscription.id, `${shortId(group.subscription.id)} ${group.subscription.url}`);
+  const pick = (id: string) => {
+    remembered = id;
+    setFilter(id);
+  };
+
+  return (
+    <section aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Deliveries</h2>
+      <div class="toolbar">
+        <Field label="Subscription">
+          <select value={filter} onChange={(event) => pick(event.currentTarget.value)}>
+            <option value="">All subscriptions</option>
+            {[...known.current].map(([id, label]) => (
+              <option key={id} value={id}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <ErrorNote message={list.error} />
+      {groups.length === 0 && <Empty>{list.loading ? 'Loading…' : 'No subscription yet.'}</Empty>}
+      {groups.map(({ subscription, customerId, messages }) => {
+        const customer = byId.get(customerId);
+        return (
+          <section key={subscription.id} class="group" aria-labelledby={`subscription-${subscription.id}`}>
+            <h3 id={`subscription-${subscription.id}`}>
+              Subscription {shortId(subscription.id)} <code>{subscription.url}</code>
+            </h3>
+            <p class="muted">
+              {customer ? customerLabel(customer) : `customer ${shortId(customerId)}`}; retries {subscription.allowRetry ? 'on' : 'off'};
+              {` ${messages.length} message${messages.length === 1 ? '' : 's'}`}
+            </p>
+            {messages.length === 0 && <Empty>No message yet.</Empty>}
+            <div class="cards cards-wide">
+              {messages.map((message) => (
+                <MessageCard key={message.messageId} subscription={subscription} message={message} />
+              ))}
+            </div>
+          </section>
+        );
+      })}
+    </section>
+  );
+}
