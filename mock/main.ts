@@ -45,6 +45,7 @@ export async function serve(config: Config): Promise<void> {
       `  curl -s -X POST ${base}/api/oauth/client/token -H 'Content-Type: application/json' ` +
         `-d '{"clientId":"demo-client","clientSecret":"demo-secret"}'`,
       `  curl -s ${base}/api/accounts -H "Authorization: Bearer $TOKEN"`,
+      ...(config.controlApi ? [`Inspector (requests, state, deliveries, clock, live): ${base}/_mock/inspector`] : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   });
