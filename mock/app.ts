@@ -48,6 +48,9 @@ import type { Store } from './store/store';
 import { httpDelivery, type Deliver, type HttpDelivery } from './webhooks/deliver';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
+/** The control API's reads of what the inspector shows (tag Inspector), and the page itself. */
+const LOOK_ONLY = /^\/_mock\/(?:journal|state|deliveries|jobs|live|inspector)(?:\/|$)/;
+
 export interface AppOptions {
   config?: Partial<Config>;
   contract?: Contract;
@@ -85,6 +88,8 @@ export interface MockApp {
   /** Every replica of this mock: this process alone in memory, all replicas on the same Redis. */
   cluster: Cluster;
   fixtures: DemoFixtures;
+  /** Ends the open push streams (GET /_mock/live, an inspector page), so the HTTP server can close: call it before server.close(). */
+  endStreams(): void;
   /** Stops timers and listeners and closes the webhook connections (and the Redis connections it opened); the state is left as it is. */
   close(): Promise<void>;
 }
@@ -212,7 +217,13 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   // Responses are built per request; hashing them for an ETag is wasted work.
   app.set('etag', false);
   app.use(requestId);
-  app.use(journal.middleware(clock));
+  // Looking does not change what is looked at: reads of the journal, the state, the deliveries,
+  // the jobs, the push stream and the inspector page itself are not journaled (an open inspector
+  // would otherwise fill the journal with its own reads).
+  const recordRequest = journal.middleware(clock);
+  app.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
+    (req.method === 'GET' || req.method === 'HEAD') && LOOK_ONLY.test(req.path) ? next() : recordRequest(req, res, next),
+  );
   // A replica that has lost Redis answers 503 to everything, rather than a state it cannot vouch for.
   if (redis) {
     app.use((_req: express.Request, _res: express.Response, next: express.NextFunction) => {
@@ -264,6 +275,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     journal,
     cluster,
     fixtures,
+    endStreams: () => live.close(),
     async close() {
       live.close();
       feed.close();

@@ -50,6 +50,8 @@ export async function serve(config: Config): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   });
   const stop = () => {
+    // An open inspector page holds a push stream that would keep the server from closing.
+    mock.endStreams();
     server.close(() => void mock.close().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 2000).unref();
   };

@@ -174,10 +174,10 @@ export async function sharedCluster(
     announceFaults: async () => {
       await ask('sync');
     },
-    journalExchange: async (requestId) => {
-      const replies = await bus.ask(`${EXCHANGE_ASK}${requestId}`);
-      return (replies.find((reply) => reply !== null) ?? undefined) as JournalExchange | undefined;
-    },
+    // The replica that answered the request answers at once; the others are not waited for, and
+    // a failed ask leaves the summary alone.
+    journalExchange: async (requestId) =>
+      ((await bus.askFirst(`${EXCHANGE_ASK}${requestId}`, (reply) => reply !== null)) ?? undefined) as JournalExchange | undefined,
     assertAvailable: () => {
       if (!bus.connected || !shared.connected)
         throw new ServiceError('SERVICE_UNAVAILABLE', { dependency: 'redis', reason: 'not connected' });

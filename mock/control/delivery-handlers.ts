@@ -4,6 +4,7 @@
 import { ServiceError } from '../errors/catalogue';
 import type { ExecutionLog, SubscriptionRecord } from '../store/records';
 import { ok, type ControlContext, type ControlHandlers } from './context';
+import { deliveryGroup } from '../webhooks/dispatcher';
 import { pendingJobs } from './job-handlers';
 
 /** The newest this many messages of each subscription are listed. */
@@ -56,20 +57,21 @@ export function deliveryHandlers(c: ControlContext) {
 
   return {
     listDeliveries: async ({ query }) => {
-      const [records, jobs] = await Promise.all([subscriptionsOf(query.subscriptionId), pendingJobs(c)]);
-      // A retry waiting for its due time (first attempts are due at once, at null).
-      const nextAttempt = new Map<string, string>();
-      for (const job of jobs.data)
-        if (job.subject.messageId && job.dueAt && !nextAttempt.has(job.subject.messageId))
-          nextAttempt.set(job.subject.messageId, job.dueAt);
+      const records = await subscriptionsOf(query.subscriptionId);
       const data = await Promise.all(
         records.map(async (record) => {
           const scope = record.subscription.id;
           // Timings are kept in the order of their logs: the same newest page covers them.
-          const [logs, timings] = await Promise.all([
+          const [logs, timings, jobs] = await Promise.all([
             store.page('executionLog', { scope, limit: LOG_LIMIT, order: 'DESCENDING' }),
             store.page('deliveryTiming', { scope, limit: LOG_LIMIT, order: 'DESCENDING' }),
+            pendingJobs(c, deliveryGroup(scope)),
           ]);
+          // A retry waiting for its due time (first attempts are due at once: dueAt null).
+          const nextAttempt = new Map<string, string>();
+          for (const job of jobs.data)
+            if (job.subject.messageId && job.dueAt && !nextAttempt.has(job.subject.messageId))
+              nextAttempt.set(job.subject.messageId, job.dueAt);
           const durations = new Map(timings.items.map(({ record: timing }) => [timing.id, timing.durationMs]));
           return {
             subscription: c.services.subscriptions.present(record),

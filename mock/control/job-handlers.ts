@@ -1,16 +1,12 @@
 // The pending jobs (GET /_mock/jobs): auto-settlements and webhook attempts not yet done, by due
 // time in mock time, with what each is about. The inspector's clock view shows them.
+import type { components } from '../../spec/generated/control-api-types';
 import { ok, type ControlContext, type ControlHandlers } from './context';
 
 /** The first this many are listed; `total` counts them all. */
 export const JOB_LIST_LIMIT = 500;
 
-interface Subject {
-  operationId?: string;
-  subscriptionId?: string;
-  messageId?: string;
-  eventType?: string;
-}
+type Subject = components['schemas']['PendingJob']['subject'];
 
 /** What a job's data names (settlement: the operation; delivery: the message and its subscription). */
 function subjectOf(data: unknown): Subject {
@@ -25,8 +21,9 @@ function subjectOf(data: unknown): Subject {
   return Object.fromEntries(Object.entries(subject).filter(([, value]) => value !== undefined));
 }
 
-export async function pendingJobs(c: ControlContext) {
-  const { total, jobs } = await c.deps.scheduler.list(JOB_LIST_LIMIT);
+/** The first JOB_LIST_LIMIT pending jobs (of one group, or all) as GET /_mock/jobs shows them. */
+export async function pendingJobs(c: ControlContext, group?: string) {
+  const { total, jobs } = await c.deps.scheduler.list(JOB_LIST_LIMIT, group);
   return {
     total,
     data: jobs.map((job) => ({

@@ -4,12 +4,12 @@
 // when the app closes, so a server can close with a page still open.
 import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
-import type { LiveFeed } from '../events/live-feed';
+import type { LiveFeed, LiveTopic } from '../events/live-feed';
 
 const KEEP_ALIVE_MS = 15_000;
 
 export interface LiveStreams {
-  handler: (req: Request, res: Response) => void;
+  handler: (req: Request, res: Response, query: Record<string, unknown>) => void;
   /** Ends every open stream. */
   close(): void;
 }
@@ -17,7 +17,9 @@ export interface LiveStreams {
 export function liveStreams(feed: LiveFeed): LiveStreams {
   const open = new Set<ServerResponse>();
   return {
-    handler(req, res) {
+    handler(req, res, query) {
+      // Checked by the document: a list of LiveTopic, or absent (every topic).
+      const wanted = query.topics as LiveTopic[] | undefined;
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache',
@@ -25,13 +27,22 @@ export function liveStreams(feed: LiveFeed): LiveStreams {
         // nginx and similar proxies hold a response back to buffer it unless told not to.
         'X-Accel-Buffering': 'no',
       });
+      // HEAD: the headers a stream would have, and no stream.
+      if (req.method === 'HEAD') {
+        res.end();
+        return;
+      }
       // A browser whose stream dropped tries again after this long.
       res.write('retry: 2000\n\n');
       open.add(res);
-      const unsubscribe = feed.subscribe((topics) => res.write(`event: change\ndata: ${JSON.stringify({ topics })}\n\n`));
+      const unsubscribe = feed.subscribe((all) => {
+        const topics = wanted ? all.filter((topic) => wanted.includes(topic)) : all;
+        if (topics.length > 0) res.write(`event: change\ndata: ${JSON.stringify({ topics })}\n\n`);
+      });
       const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       keepAlive.unref();
-      req.on('close', () => {
+      // The response's close, not the request's: a request's 'close' fires once a body it carried is read.
+      res.on('close', () => {
         clearInterval(keepAlive);
         unsubscribe();
         open.delete(res);

@@ -3,9 +3,13 @@
 // handed on together, so a burst of thousands of requests is one notice, not thousands; the page
 // then reads what its view shows. With a shared state the notices also go to every other replica
 // (`relay`, over Redis pub/sub), so a page open on one replica sees what another did.
+import type { components } from '../../spec/generated/control-api-types';
 
-export const LIVE_TOPICS = ['requests', 'state', 'deliveries', 'jobs', 'clock', 'faults'] as const;
-export type LiveTopic = (typeof LIVE_TOPICS)[number];
+/** The document's LiveTopic (spec/control-openapi.yaml). */
+export type LiveTopic = components['schemas']['LiveTopic'];
+/** Every topic, once: the compiler refuses a list that misses one of the document's or names another. */
+const ALL_TOPICS: Record<LiveTopic, true> = { requests: true, state: true, deliveries: true, jobs: true, clock: true, faults: true };
+export const LIVE_TOPICS = Object.keys(ALL_TOPICS) as readonly LiveTopic[];
 export type LiveListener = (topics: readonly LiveTopic[]) => void;
 
 /** At most one notice this often, per replica. */

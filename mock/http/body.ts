@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { ServiceError } from '../errors/catalogue';
+import { localsOf } from './request-id';
 
 type Next = (error?: unknown) => void;
 
@@ -17,7 +18,13 @@ export function isJson(req: IncomingMessage): boolean {
 
 /** express.json (body-parser), configured once; its errors are translated by the error serialiser. */
 export function jsonBodyParser(limitBytes: number) {
-  const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
+  // The size as read (a chunked body declares none): the journal keeps only small bodies.
+  const parse = express.json({
+    limit: limitBytes,
+    strict: false,
+    type: () => true,
+    verify: (_req, res, buf) => void (localsOf(res).requestBytes = buf.length),
+  });
   return (req: IncomingMessage, res: ServerResponse, next: Next) => {
     if (!hasBody(req)) return next();
     if (!isJson(req)) return next(new ServiceError('UNSUPPORTED_MEDIA_TYPE', { contentType: req.headers['content-type'] ?? null }));

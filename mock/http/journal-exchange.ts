@@ -13,7 +13,8 @@ type HeaderValues = Record<string, string | string[] | number | undefined>;
 
 /** What was sent and answered. */
 export interface JournalExchange {
-  request: { query: string; headers: HeaderValues; body?: unknown };
+  /** `body` absent and `bodyTruncated` true: the body was over JOURNAL_BODY_LIMIT bytes as read, and not kept. */
+  request: { query: string; headers: HeaderValues; body?: unknown; bodyTruncated: boolean };
   /** `text`: the JSON answered, cut at JOURNAL_BODY_LIMIT (`truncated`). */
   response: { headers: HeaderValues; text?: string; truncated: boolean };
 }
@@ -22,6 +23,8 @@ export interface JournalExchange {
 export interface JournalLocals {
   customerId?: string;
   requestBody?: unknown;
+  /** The body's size as read (body-parser's verify step). */
+  requestBytes?: number;
   responseJson?: string;
 }
 
@@ -35,10 +38,13 @@ function cutCopy(text: string): string {
 
 export function exchangeOf(req: IncomingMessage, res: ServerResponse, url: string, locals: JournalLocals): JournalExchange {
   const queryAt = url.indexOf('?');
-  const declared = Number(req.headers['content-length'] ?? 0);
-  const request: JournalExchange['request'] = { query: queryAt === -1 ? '' : url.slice(queryAt + 1), headers: req.headers };
-  if (locals.requestBody !== undefined)
-    request.body = declared > JOURNAL_BODY_LIMIT ? `(a body of ${declared} bytes, not kept)` : locals.requestBody;
+  const tooLarge = (locals.requestBytes ?? 0) > JOURNAL_BODY_LIMIT;
+  const request: JournalExchange['request'] = {
+    query: queryAt === -1 ? '' : url.slice(queryAt + 1),
+    headers: req.headers,
+    bodyTruncated: tooLarge,
+  };
+  if (locals.requestBody !== undefined && !tooLarge) request.body = locals.requestBody;
   const text = locals.responseJson;
   const truncated = text !== undefined && text.length > JOURNAL_BODY_LIMIT;
   return {
@@ -73,7 +79,12 @@ export function exchangeView(exchange: JournalExchange) {
     }
   }
   return {
-    request: { query: request.query, headers: headerMap(request.headers), ...(request.body === undefined ? {} : { body: request.body }) },
+    request: {
+      query: request.query,
+      headers: headerMap(request.headers),
+      ...(request.body === undefined ? {} : { body: request.body }),
+      bodyTruncated: request.bodyTruncated,
+    },
     response: { headers: headerMap(response.headers), ...(body === undefined ? {} : { body }), bodyTruncated: response.truncated },
   };
 }

@@ -94,5 +94,7 @@ export function inspectorBundle(): Promise<InspectorBundle | undefined> {
     if (!existsSync(ENTRY)) return undefined;
     return bundleNow();
   })();
+  // A failed build is tried again on the next request, not kept for the life of the process.
+  loading.catch(() => (loading = undefined));
   return loading;
 }

@@ -86,9 +86,9 @@ export class Scheduler {
     return this.queue.counts();
   }
 
-  /** The jobs not completed (every replica's, on Redis), by due time; the first `limit`. */
-  list(limit: number): Promise<{ total: number; jobs: PendingJob[] }> {
-    return this.queue.list(limit);
+  /** The jobs not completed (every replica's, on Redis; of one group, or all), by due time; the first `limit`. */
+  list(limit: number, group?: string): Promise<{ total: number; jobs: PendingJob[] }> {
+    return this.queue.list(limit, group);
   }
 
   /** A webhook message's attempts, counted across replicas: this attempt's number, from 1. */

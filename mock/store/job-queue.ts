@@ -67,8 +67,8 @@ export interface JobQueue {
   /** When the earliest claimable job falls due (a group's first job, the group not running). */
   nextDueAt(): Promise<number | undefined>;
   counts(): Promise<JobCounts>;
-  /** The jobs not completed, by due time (ties in the order scheduled), the first `limit`; and how many there are. */
-  list(limit: number): Promise<{ total: number; jobs: PendingJob[] }>;
+  /** The jobs not completed (of one group, or all) by due time, ties in the order scheduled: the first `limit`, and how many. */
+  list(limit: number, group?: string): Promise<{ total: number; jobs: PendingJob[] }>;
   /** Drops every job, unique key and attempt count (reset, snapshot import); claims held now are lost. */
   clear(): Promise<void>;
   /** A webhook message's attempts, counted by every replica: this attempt's number, from 1. */

@@ -67,8 +67,9 @@ export class MemoryJobQueue implements JobQueue {
     return Promise.resolve({ waiting: all - this.running.size, running: this.running.size });
   }
 
-  list(limit: number): Promise<{ total: number; jobs: PendingJob[] }> {
-    const all = [...this.groups.values()].flat().sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  list(limit: number, group?: string): Promise<{ total: number; jobs: PendingJob[] }> {
+    const entries = group === undefined ? [...this.groups.values()].flat() : [...(this.groups.get(group) ?? [])];
+    const all = entries.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     const jobs = all.slice(0, limit).map((entry) => ({
       ...entry.spec,
       id: entry.id,

@@ -24,6 +24,7 @@ import type { Scheduler } from '../jobs/scheduler';
 import type { JobSpec } from '../store/job-queue';
 import type { ExecutionLog, SubscriptionRecord } from '../store/records';
 import type { Store } from '../store/store';
+import { ServiceError } from '../errors/catalogue';
 import type { Deliver, DeliveryOutcome } from './deliver';
 import { stableUuid } from './stable-id';
 
@@ -194,10 +195,11 @@ export class WebhookDispatcher {
       createdAt: at,
       updatedAt: at,
     };
-    await Promise.all([
-      store.insert('executionLog', subscription.id, log.id, log),
-      store.insert('deliveryTiming', subscription.id, log.id, { id: log.id, durationMs }),
-    ]);
+    await store.insert('executionLog', subscription.id, log.id, log);
+    // After the log, never instead of it: a duration that could not be kept is only not shown.
+    await store
+      .insert('deliveryTiming', subscription.id, log.id, { id: log.id, durationMs })
+      .catch((error: unknown) => this.logger.warn({ err: error, executionLogId: log.id }, 'delivery duration not kept'));
     this.deps.attempted?.(log);
     return { log, allowRetry: subscription.allowRetry };
   }
@@ -212,13 +214,20 @@ export class WebhookDispatcher {
       payload: log.payload,
     };
     const done = await this.attempt(message, this.deps.newId(), false);
-    return (done as { log: ExecutionLog }).log;
+    // The subscription was deleted since the caller read the log: nothing to deliver to.
+    if (!done) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'subscription', id: log.subscriptionId });
+    return done.log;
   }
+}
+
+/** The job group of a subscription's deliveries: one at a time, in order. */
+export function deliveryGroup(subscriptionId: string): string {
+  return `deliver:${subscriptionId}`;
 }
 
 function deliveryJob(message: Message, logId: string, dueAt: number): JobSpec {
   const data: DeliveryJob = { message, logId };
-  return { kind: DELIVER, group: `deliver:${message.subscriptionId}`, dueAt, data };
+  return { kind: DELIVER, group: deliveryGroup(message.subscriptionId), dueAt, data };
 }
 
 /** Standard Webhooks headers; the timestamp is mock time, like every other time the mock shows. */

@@ -675,7 +675,9 @@ export interface paths {
         /**
          * The last requests answered
          * @description Every request the mock received (service and control API alike), newest first; the last
-         *     1000 are kept. A request is recorded when its answer is finished (or its connection
+         *     1000 are kept. Reads of what the inspector shows (GET of `/_mock/journal`, `/_mock/state`,
+         *     `/_mock/deliveries`, `/_mock/jobs`, `/_mock/live`, `/_mock/inspector`) are not recorded:
+         *     looking does not change what is looked at. A request is recorded when its answer is finished (or its connection
          *     closed: status 0), so this call is not in its own answer. `fault` names the injected
          *     fault that acted on the request and what it did.
          */
@@ -725,7 +727,7 @@ export interface paths {
          * One request of the journal, whole
          * @description The journal entry with what was sent and answered: the request's query, headers and
          *     JSON body, the answer's headers and body (a VALIDATION_ERROR answer's `details.fields`
-         *     names each field that failed). A request body over 16 KiB is not kept; an answer's body over 16,384 characters is cut (`bodyTruncated`). Only the
+         *     names each field that failed). A request body over 16 KiB is not kept (`request.bodyTruncated`); an answer's body over 16,384 characters is cut (`response.bodyTruncated`). Only the
          *     entries still in the journal (the last 1000) can be read.
          */
         get: operations["getJournalEntry"];
@@ -745,8 +747,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The customers, with how much each holds
-         * @description Every customer (fixtures, isolated customers), oldest first, with the number of records of each kind it holds.
+         * The customers
+         * @description Every customer (fixtures, isolated customers), oldest first, with its client id and whether it was deleted.
          */
         get: operations["listStateCustomers"];
         put?: never;
@@ -871,9 +873,9 @@ export interface paths {
         /**
          * What changes, as it happens (Server-Sent Events)
          * @description A Server-Sent Events stream. Each event is named `change`; its data is a JSON object
-         *     `{"topics": [...]}` naming what changed since the last one - `requests` (the journal),
-         *     `state` (a record), `deliveries` (an attempt was logged), `jobs`, `clock`, `faults` -
-         *     sent at most every 100 ms. With a shared state (REDIS_URL) every replica's changes
+         *     `{"topics": [...]}` naming what changed since the last one (LiveTopic) -
+         *     `requests` (the journal), `state` (a record), `deliveries` (an attempt was logged),
+         *     `jobs`, `clock`, `faults` - sent at most every 100 ms. With a shared state (REDIS_URL) every replica's changes
          *     reach every replica's stream. A comment line is sent every 15 s to keep proxies from
          *     closing the stream. The stream ends when the client closes it.
          */
@@ -1079,8 +1081,10 @@ export interface components {
                 /** @description The query string as sent, without the `?`; empty when there was none. */
                 query: string;
                 headers: components["schemas"]["HeaderMap"];
-                /** @description The JSON body as parsed (absent when there was none or it was not read). */
+                /** @description The JSON body as parsed (absent when there was none, it was not read, or it was not kept). */
                 body?: unknown;
+                /** @description True when the body was over 16 KiB as read and was not kept (`body` is then absent). */
+                bodyTruncated: boolean;
             };
             /** @description What was answered (only in GET /_mock/journal/{requestId}). */
             response?: {
@@ -1213,6 +1217,11 @@ export interface components {
                 eventType?: string;
             };
         };
+        /**
+         * @description What changed, as a notice of GET /_mock/live names it.
+         * @enum {string}
+         */
+        LiveTopic: "requests" | "state" | "deliveries" | "jobs" | "clock" | "faults";
         JobList: {
             total: number;
             data: components["schemas"]["PendingJob"][];
@@ -2618,7 +2627,8 @@ export interface operations {
                      *         },
                      *         "body": {
                      *           "accountId": "5b1f23fb-f7c8-40e4-bd95-226207298952"
-                     *         }
+                     *         },
+                     *         "bodyTruncated": false
                      *       },
                      *       "response": {
                      *         "headers": {
@@ -2827,7 +2837,16 @@ export interface operations {
     };
     streamChanges: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only notices naming one of these topics (repeat the parameter for several, `?topics=deliveries&topics=jobs`); every topic by default.
+                 * @example [
+                 *       "deliveries",
+                 *       "jobs"
+                 *     ]
+                 */
+                topics?: components["schemas"]["LiveTopic"][];
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -2,6 +2,8 @@
 // deliveries with every attempt, the pending jobs. Each answer is checked against the control
 // document by strict mode (a drifting answer is a 500 here).
 import { randomUUID } from 'node:crypto';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
@@ -10,10 +12,12 @@ import { control, d, deposit, funded, quote } from './support';
 let h: Harness;
 let api: Authed;
 let receiver: Receiver;
+let token: string;
 
 beforeAll(async () => {
   h = await startMock({ config: { autoSettleMs: 60_000, retryScheduleMs: [5_000, 30_000] } });
   api = await h.as();
+  token = await h.token();
   receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -38,6 +42,42 @@ describe('GET /_mock/journal/{requestId}', () => {
     expect(entry.request.headers['x-idempotency-key']).toEqual(expect.any(String));
     expect(entry.response.headers['x-request-id']).toBe(id);
     expect(entry.response.body.details.fields.map((f: { field: string }) => f.field)).toContain('body.targetAsset');
+  });
+
+  it('a request body over 16 KiB is not kept, even sent in chunks with no Content-Length', async () => {
+    const big = JSON.stringify({ accountId: funded.id, note: 'x'.repeat(20_000) });
+    // A raw request in two chunks: no Content-Length is declared (supertest would set one).
+    const server = createServer(h.mock.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const requestId = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/quotes`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'x-idempotency-key': randomUUID(), 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(String(res.headers['x-request-id'])));
+        },
+      );
+      req.on('error', reject);
+      req.write(big.slice(0, 10_000));
+      req.end(big.slice(10_000));
+    });
+    await new Promise((resolve) => server.close(resolve));
+    const sent = { headers: { 'x-request-id': requestId } };
+    const entry = (await control(h).get(`/journal/${sent.headers['x-request-id']}`).expect(200)).body;
+    expect(entry.request.headers['content-length']).toBeUndefined();
+    expect(entry.request).toMatchObject({ bodyTruncated: true });
+    expect(entry.request).not.toHaveProperty('body');
+  });
+
+  it('reads of the journal, state, deliveries and jobs are not journaled: looking changes nothing', async () => {
+    const marker = await api.get('/api/accounts?limit=1').expect(200);
+    for (const path of ['/journal?limit=1', '/state', '/deliveries', '/jobs']) await control(h).get(path).expect(200);
+    const [latest] = (await control(h).get('/journal?limit=1').expect(200)).body.data;
+    expect(latest.requestId).toBe(marker.headers['x-request-id']);
   });
 
   it('the journal list stays a summary: no headers or bodies', async () => {

@@ -1,10 +1,13 @@
 // The inspector's push channel: GET /_mock/live is a Server-Sent Events stream of change notices,
 // gathered for 100 ms. A service request is news; the inspector's own reads are not (they would
 // echo for ever); a control call that changes something names every topic.
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { LiveFeed } from '../../mock/events/live-feed';
+import { freePort } from '../../scripts/free-port';
+import { projectPath } from '../../spec/project-root';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { openLiveStream } from '../support/live-stream';
 import { control, deposit } from './support';
@@ -91,6 +94,29 @@ describe('GET /_mock/live', () => {
     await stream.close();
   });
 
+  it('?topics= keeps only the notices naming those topics; an unknown topic is 400 VALIDATION_ERROR', async () => {
+    const stream = await openLiveStream(base, 'topics=clock');
+    await api.get('/api/accounts?limit=1').expect(200);
+    await control(h).post('/clock/advance', { by: '1s' }).expect(200);
+    const notices = await stream.until('clock');
+    expect(notices).toEqual([['clock']]);
+    await stream.close();
+    const refused = await fetch(`${base}/_mock/live?topics=clock&topics=weather`);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { code: string }).code).toBe('VALIDATION_ERROR');
+  });
+
+  it('HEAD answers the headers of a stream and ends; a GET that carried a body still streams', async () => {
+    const head = await fetch(`${base}/_mock/live`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    // A body on a GET is read and ignored: the stream must not end with it.
+    const stream = await openLiveStream(base, '', { 'content-type': 'application/json', body: '{}' });
+    await api.get('/api/accounts?limit=1').expect(200);
+    await stream.until('requests');
+    await stream.close();
+  });
+
   it('a control call that changes something names every topic', async () => {
     const stream = await openStream();
     await control(h).post('/clock/advance', { by: '1s' }).expect(200);
@@ -113,4 +139,23 @@ describe('closing the app', () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
     await new Promise((resolve) => server.close(resolve));
   });
+});
+
+describe('fos-mock serve, stopped with an inspector page open', () => {
+  it('ends the push stream cleanly, then closes and exits 0 (SIGTERM)', async () => {
+    const port = await freePort();
+    const child = spawn(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'serve', '--port', String(port)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let res: Response | undefined;
+    while (!res) res = await fetch(`http://127.0.0.1:${port}/_mock/live`).catch(() => undefined);
+    const reader = res.body!.getReader();
+    await reader.read();
+    child.kill('SIGTERM');
+    // The stream ends as a stream does (done), not cut off by the process exiting under it.
+    let chunk = await reader.read();
+    while (!chunk.done) chunk = await reader.read();
+    expect(await exited).toBe(0);
+  }, 60_000);
 });

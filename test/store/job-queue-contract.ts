@@ -145,6 +145,42 @@ export function jobQueueContract<Q extends JobQueue>(
       });
     });
 
+    describe('listing (GET /_mock/jobs)', () => {
+      it('lists the first jobs by due time across groups, ties in scheduling order, the running one marked, with the total', async () => {
+        const queue = await fresh();
+        await queue.schedule([job('a2', 'a', 20), job('b1', 'b', 10), job('a1', 'a', 5), job('c1', 'c', 10), job('c2', 'c', 40)]);
+        const running = await queue.claim(T0 + 5, token());
+        expect(nameOf(running)).toBe('a1');
+        const { total, jobs } = await queue.list(4);
+        expect(total).toBe(5);
+        expect(jobs.map((j) => [(j.data as { name: string }).name, j.running])).toEqual([
+          ['a1', true],
+          ['b1', false],
+          ['c1', false],
+          ['a2', false],
+        ]);
+        expect(jobs[0]).toMatchObject({ kind: 'test', group: 'a', dueAt: T0 + 5 });
+      });
+
+      it("lists one group's jobs alone, in order, with that group's total; listing claims nothing", async () => {
+        const queue = await fresh();
+        await queue.schedule([job('x', 'g', 30), job('y', 'h', 1), job('z', 'g', 2)]);
+        const { total, jobs } = await queue.list(10, 'g');
+        expect(total).toBe(2);
+        expect(jobs.map((j) => (j.data as { name: string }).name)).toEqual(['z', 'x']);
+        expect(await queue.list(10, 'nobody')).toEqual({ total: 0, jobs: [] });
+        expect(nameOf(await queue.claim(T0 + 100, token()))).toBe('y');
+      });
+
+      it('a group whose head comes after the first N heads still counts in the total but not in the first N', async () => {
+        const queue = await fresh();
+        await queue.schedule([job('early', 'e', 1), job('late1', 'l', 50), job('late2', 'l', 60), job('mid', 'm', 10)]);
+        const { total, jobs } = await queue.list(2);
+        expect(total).toBe(4);
+        expect(jobs.map((j) => (j.data as { name: string }).name)).toEqual(['early', 'mid']);
+      });
+    });
+
     describe('groups', () => {
       it('a job of a group waits while another job of that group runs, even when it is due', async () => {
         const queue = await fresh();

@@ -1,10 +1,12 @@
 // A client of the inspector's push channel (GET /_mock/live, Server-Sent Events): collects the
 // `change` notices and waits for one naming a topic (bounded by the test's time-out, never timed).
 
-/** Opens the stream at `base` and collects its notices. */
-export async function openLiveStream(base: string) {
+/** Opens the stream at `base` (with a query, or a body sent with the GET) and collects its notices. */
+export async function openLiveStream(base: string, query = '', withBody?: { 'content-type': string; body: string }) {
   const abort = new AbortController();
-  const res = await fetch(`${base}/_mock/live`, { signal: abort.signal });
+  const url = `${base}/_mock/live${query ? `?${query}` : ''}`;
+  // fetch sends no body with a GET: a raw request does.
+  const res = withBody ? await getWithBody(url, withBody, abort.signal) : await fetch(url, { signal: abort.signal });
   const notices: string[][] = [];
   const waiters: Array<() => void> = [];
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -30,4 +32,20 @@ export async function openLiveStream(base: string) {
     return notices;
   };
   return { res, notices, until, close: async () => (abort.abort(), await pump) };
+}
+
+/** A GET that carries a body (fetch refuses to send one), answered as a web Response. */
+async function getWithBody(url: string, sent: { 'content-type': string; body: string }, signal: AbortSignal): Promise<Response> {
+  const { request } = await import('node:http');
+  const { Readable } = await import('node:stream');
+  return new Promise((resolve, reject) => {
+    const headers = { 'content-type': sent['content-type'], 'content-length': String(Buffer.byteLength(sent.body)) };
+    const req = request(url, { method: 'GET', headers, signal }, (res) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+      resolve(new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, { status: res.statusCode, headers }));
+    });
+    req.on('error', reject);
+    req.end(sent.body);
+  });
 }

@@ -10,15 +10,18 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-export function curlCommand(detail: JournalDetail, origin: string): string {
-  const query = detail.request.query ? `?${detail.request.query}` : '';
+/** The command, or undefined when the request was not kept whole (its replica is gone, or its body was too large to keep). */
+export function curlCommand(detail: JournalDetail, origin: string): string | undefined {
+  const request = detail.request;
+  if (!request || request.bodyTruncated) return undefined;
+  const query = request.query ? `?${request.query}` : '';
   const first = detail.method === 'GET' ? 'curl' : `curl -X ${detail.method}`;
   const parts = [`${first} ${shellQuote(`${origin}${detail.path}${query}`)}`];
-  for (const [name, value] of Object.entries(detail.request.headers)) {
+  for (const [name, value] of Object.entries(request.headers)) {
     if (SKIPPED.has(name.toLowerCase())) continue;
     for (const one of Array.isArray(value) ? value : [value]) parts.push(`-H ${shellQuote(`${name}: ${one}`)}`);
   }
-  const body = detail.request.body;
+  const body = request.body;
   if (body !== undefined) parts.push(`--data-raw ${shellQuote(JSON.stringify(body))}`);
   return parts.join(' \\\n  ');
 }

@@ -55,8 +55,8 @@ export function RequestDetail({ requestId, customers, onClose }: Props) {
   const detail = useResource<JournalDetail>(`/_mock/journal/${encodeURIComponent(requestId)}`, []);
   const copy = useAction();
   const d = detail.data;
-  const curl = d ? curlCommand(d, location.origin) : '';
-  const failures = d ? validationFailures(d.response.body) : [];
+  const curl = d ? curlCommand(d, location.origin) : undefined;
+  const failures = d?.response ? validationFailures(d.response.body) : [];
   const customer = d?.customerId ? customers.get(d.customerId) : undefined;
 
   return (
@@ -122,29 +122,47 @@ export function RequestDetail({ requestId, customers, onClose }: Props) {
               </table>
             </>
           )}
-          <div class="actions">
-            <button
-              type="button"
-              disabled={copy.busy}
-              onClick={() => copy.run(() => copyText(curl).then(() => 'Copied the curl command.'))}
-            >
-              Copy as curl
-            </button>
-            {copy.line}
-          </div>
-          <Block label="curl command" text={curl} />
-          <h3>Request</h3>
-          {d.request.query && (
-            <p>
-              Query: <code>?{d.request.query}</code>
+          {curl !== undefined && (
+            <>
+              <div class="actions">
+                <button
+                  type="button"
+                  disabled={copy.busy}
+                  onClick={() => copy.run(() => copyText(curl).then(() => 'Copied the curl command.'))}
+                >
+                  Copy as curl
+                </button>
+                {copy.line}
+              </div>
+              <Block label="curl command" text={curl} />
+            </>
+          )}
+          {d.request && d.response ? (
+            <>
+              <h3>Request</h3>
+              {d.request.query && (
+                <p>
+                  Query: <code>?{d.request.query}</code>
+                </p>
+              )}
+              <Headers caption="Request headers" headers={d.request.headers} />
+              {d.request.bodyTruncated ? (
+                <p class="note">The body was over 16 KiB and was not kept (no curl command either).</p>
+              ) : d.request.body === undefined ? (
+                <p>No body.</p>
+              ) : (
+                <Block label="Request body" text={pretty(d.request.body)} />
+              )}
+              <h3>Response</h3>
+              <Headers caption="Response headers" headers={d.response.headers} />
+              {d.response.bodyTruncated && <p class="note">The body was over 16 KiB: its first 16 KiB are shown.</p>}
+              {d.response.body === undefined ? <p>No body.</p> : <Block label="Response body" text={pretty(d.response.body)} />}
+            </>
+          ) : (
+            <p class="note">
+              Only the summary is left: the headers and bodies were kept by the replica that answered this request, which is gone.
             </p>
           )}
-          <Headers caption="Request headers" headers={d.request.headers} />
-          {d.request.body === undefined ? <p>No body.</p> : <Block label="Request body" text={pretty(d.request.body)} />}
-          <h3>Response</h3>
-          <Headers caption="Response headers" headers={d.response.headers} />
-          {d.response.bodyTruncated && <p class="note">The body was over 16 KiB: its first 16 KiB are shown.</p>}
-          {d.response.body === undefined ? <p>No body.</p> : <Block label="Response body" text={pretty(d.response.body)} />}
         </>
       )}
     </section>

@@ -14,8 +14,8 @@ export type FaultCreate = C['FaultCreate'];
 export type FaultList = C['FaultList'];
 export type JournalEntry = C['JournalEntry'];
 export type Journal = C['Journal'];
-/** The entry with `request` and `response`, which JournalDetail requires (`allOf` with `required`). */
-export type JournalDetail = C['JournalDetail'] & Required<Pick<C['JournalEntry'], 'request' | 'response'>>;
+/** One entry whole: `request` and `response` are absent when the replica that answered it is gone. */
+export type JournalDetail = C['JournalDetail'];
 export type HeaderMap = C['HeaderMap'];
 export type CustomerSummary = C['CustomerSummary'];
 export type CustomerSummaryList = C['CustomerSummaryList'];
@@ -51,6 +51,8 @@ export type SubscriptionDeliveries = Omit<C['SubscriptionDeliveries'], 'subscrip
 };
 export type DeliveryList = { data: SubscriptionDeliveries[] };
 
-/** What a `change` event of GET /_mock/live names (the document's description of the stream). */
-export type Topic = 'requests' | 'state' | 'deliveries' | 'jobs' | 'clock' | 'faults';
-export const TOPICS: readonly Topic[] = ['requests', 'state', 'deliveries', 'jobs', 'clock', 'faults'];
+/** What a `change` event of GET /_mock/live names (the document's LiveTopic). */
+export type Topic = C['LiveTopic'];
+/** Every topic, once: the compiler refuses a list that misses one of the document's or names another. */
+const ALL: Record<Topic, true> = { requests: true, state: true, deliveries: true, jobs: true, clock: true, faults: true };
+export const TOPICS = Object.keys(ALL) as readonly Topic[];

@@ -21,6 +21,8 @@ const LIVE_MS = 5_000;
 
 interface Pending {
   replies: unknown[];
+  /** A reply that ends the ask at once (a question that one replica can answer). */
+  accept?: (reply: unknown) => boolean;
   errors: string[];
   expected: number | undefined;
   /** Replicas that received the message (PUBLISH's count). */
@@ -114,15 +116,28 @@ export class RedisBus {
     return `${this.prefix}c:reply:${replicaId}`;
   }
 
+  /**
+   * Sends `message` to every replica and resolves with the first reply `accept` takes, without
+   * waiting for the others; undefined when none did (every live replica answered, or the ask failed).
+   */
+  async askFirst(message: string, accept: (reply: unknown) => boolean): Promise<unknown> {
+    try {
+      const replies = await this.ask(message, accept);
+      return replies.find(accept);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Sends `message` to every replica and resolves with their replies; 503 when one failed or did not answer. */
-  async ask(message: string): Promise<unknown[]> {
+  async ask(message: string, accept?: (reply: unknown) => boolean): Promise<unknown[]> {
     const id = randomUUID();
     let entry: Pending | undefined;
     const done = new Promise<unknown[]>((resolve) => {
       const timer = setTimeout(() => {
         this.finish(id, entry as Pending);
       }, REPLY_CAP_MS);
-      entry = { replies: [], errors: [], expected: undefined, receivers: 0, resolve, timer, recount: undefined };
+      entry = { replies: [], errors: [], accept, expected: undefined, receivers: 0, resolve, timer, recount: undefined };
       this.pending.set(id, entry);
     });
     try {
@@ -146,6 +161,7 @@ export class RedisBus {
       throw error;
     }
     const replies = await done;
+    if (accept && replies.some(accept)) return replies;
     const failed = (entry as Pending).errors;
     const expected = (entry as Pending).expected ?? 0;
     if (failed.length > 0 || replies.length + failed.length < expected) {
@@ -212,7 +228,8 @@ export class RedisBus {
     if (!entry) return;
     if (parsed.error !== undefined) entry.errors.push(parsed.error);
     else entry.replies.push(parsed.reply ?? null);
-    this.settle(parsed.id, entry);
+    if (parsed.error === undefined && entry.accept?.(parsed.reply ?? null)) this.finish(parsed.id, entry);
+    else this.settle(parsed.id, entry);
   }
 
   async close(): Promise<void> {

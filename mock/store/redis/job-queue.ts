@@ -102,26 +102,38 @@ if redis.call('HGET', p .. 'claim', ARGV[2]) ~= ARGV[3] then return 0 end
 redis.call('ZADD', p .. 'run', 'XX', string.format('%d', now_ms() + tonumber(ARGV[4])), ARGV[2])
 return 1`,
   /**
-   * ARGV: prefix, limit. Every job not completed with its due time and whether it runs, sorted by
-   * due time then id (ids sort in the order scheduled): { total, id, dueAt, running, json, ... }.
+   * ARGV: prefix, limit, group ('' for all). The first `limit` jobs not completed by due time
+   * (ties by id: the order scheduled), and how many there are: { total, id, dueAt, running, json, ... }.
+   * Without a group it reads only the groups that can hold them: those of the first `limit` group
+   * heads in "due", and the running ones (whose heads are not in "due"); a group whose head comes
+   * later has no job among the first `limit`.
    */
   fosJobList: `
-local p = ARGV[1]
-local ids = redis.call('HKEYS', p .. 'data')
+local p, limit, only = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local groups, total = {}, 0
+if only ~= '' then
+  groups[only] = true
+  total = redis.call('ZCARD', p .. 'g:' .. only)
+else
+  total = redis.call('HLEN', p .. 'data')
+  for _, id in ipairs(redis.call('ZRANGE', p .. 'due', 0, limit - 1)) do
+    local group = redis.call('HGET', p .. 'grp', id)
+    if group then groups[group] = true end
+  end
+  for _, group in ipairs(redis.call('HKEYS', p .. 'busy')) do groups[group] = true end
+end
 local rows = {}
-for _, id in ipairs(ids) do
-  local group = redis.call('HGET', p .. 'grp', id)
-  local due = tonumber(redis.call('ZSCORE', p .. 'g:' .. group, id) or '0')
-  rows[#rows + 1] = { id, due, group }
+for group in pairs(groups) do
+  local found = redis.call('ZRANGE', p .. 'g:' .. group, 0, limit - 1, 'WITHSCORES')
+  for i = 1, #found, 2 do rows[#rows + 1] = { found[i], tonumber(found[i + 1]), group } end
 end
 table.sort(rows, function(a, b) if a[2] == b[2] then return a[1] < b[1] end return a[2] < b[2] end)
-local out = { #rows }
-for i = 1, math.min(#rows, tonumber(ARGV[2])) do
+local out = { total }
+for i = 1, math.min(#rows, limit) do
   local id, due, group = rows[i][1], rows[i][2], rows[i][3]
-  local running = redis.call('HGET', p .. 'busy', group) == id and 1 or 0
   out[#out + 1] = id
   out[#out + 1] = string.format('%d', due)
-  out[#out + 1] = running
+  out[#out + 1] = redis.call('HGET', p .. 'busy', group) == id and 1 or 0
   out[#out + 1] = redis.call('HGET', p .. 'data', id)
 end
 return out`,
@@ -187,8 +199,8 @@ export class RedisJobQueue implements JobQueue {
     return { waiting: all - running, running };
   }
 
-  async list(limit: number): Promise<{ total: number; jobs: PendingJob[] }> {
-    const [total, ...flat] = (await this.run('fosJobList', [limit])) as [number, ...Array<string | number>];
+  async list(limit: number, group?: string): Promise<{ total: number; jobs: PendingJob[] }> {
+    const [total, ...flat] = (await this.run('fosJobList', [limit, group ?? ''])) as [number, ...Array<string | number>];
     const jobs: PendingJob[] = [];
     for (let i = 0; i + 3 < flat.length; i += 4) {
       const spec = JSON.parse(String(flat[i + 3])) as JobSpec;
