@@ -88,6 +88,8 @@ export interface MockApp {
   /** Every replica of this mock: this process alone in memory, all replicas on the same Redis. */
   cluster: Cluster;
   fixtures: DemoFixtures;
+  /** What changed, for the push channel (GET /_mock/live): a listener here is an inspector page open. */
+  live: LiveFeed;
   /** Ends the open push streams (GET /_mock/live, an inspector page), so the HTTP server can close: call it before server.close(). */
   endStreams(): void;
   /** Stops timers and listeners and closes the webhook connections (and the Redis connections it opened); the state is left as it is. */
@@ -170,6 +172,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const journal = new Journal(JOURNAL_SIZE, redis?.shared);
   // A service request is news for the requests view; a control call that is not a read may have
   // changed anything. The inspector's own reads (GETs under /_mock) are no news: they would echo.
+  journal.watched = () => feed.watched;
   journal.onRecord = (entry) => {
     if (!entry.path.startsWith('/_mock')) feed.notify('requests');
     else if (entry.method !== 'GET') feed.notify(...LIVE_TOPICS);
@@ -196,10 +199,12 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
           publisher: redis.store.client,
           handle,
           onLive: (topics) => feed.receive(topics),
+          onWatching: () => feed.receiveWatching(),
           onError: (error) => logger.error({ err: error }, 'cluster message failed'),
         });
-        // Every replica's changes reach every replica's push channel.
+        // Every replica's changes reach every replica's push channel, and each knows when a page is open on another.
         feed.relay = (topics) => bus.publishLive(topics);
+        feed.relayWatching = () => bus.publishWatching();
         return bus;
       })
     : localCluster(parts);
@@ -275,6 +280,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     journal,
     cluster,
     fixtures,
+    live: feed,
     endStreams: () => live.close(),
     async close() {
       live.close();

@@ -14,6 +14,9 @@ export type LiveListener = (topics: readonly LiveTopic[]) => void;
 
 /** At most one notice this often, per replica. */
 export const LIVE_INTERVAL_MS = 100;
+/** A replica with a page open says so this often; another takes it as watched for WATCHED_MS after. */
+export const WATCHING_EVERY_MS = 1_000;
+const WATCHED_MS = 3_000;
 
 export class LiveFeed {
   private readonly listeners = new Set<LiveListener>();
@@ -21,6 +24,10 @@ export class LiveFeed {
   private timer: NodeJS.Timeout | undefined;
   /** Sends this replica's notices to the others (set on a shared state). */
   relay: ((topics: readonly LiveTopic[]) => void) | undefined;
+  /** Tells the other replicas that a page is open here (set on a shared state). */
+  relayWatching: (() => void) | undefined;
+  private watchedUntil = 0;
+  private watchingTimer: NodeJS.Timeout | undefined;
 
   /** Notes a change; nothing is done when nobody listens here or elsewhere. */
   notify(...topics: LiveTopic[]): void {
@@ -40,14 +47,39 @@ export class LiveFeed {
 
   subscribe(listener: LiveListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.sayWatching();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0 && this.watchingTimer) {
+        clearInterval(this.watchingTimer);
+        this.watchingTimer = undefined;
+      }
+    };
   }
 
-  get listening(): number {
-    return this.listeners.size;
+  /** Another replica has a page open. */
+  receiveWatching(): void {
+    this.watchedUntil = Date.now() + WATCHED_MS;
+  }
+
+  /** Whether a page is open here, or was said to be open on another replica within the last seconds. */
+  get watched(): boolean {
+    return this.listeners.size > 0 || Date.now() < this.watchedUntil;
+  }
+
+  /** While a page is open here, the other replicas are told so now and every WATCHING_EVERY_MS. */
+  private sayWatching(): void {
+    if (!this.relayWatching) return;
+    this.relayWatching();
+    if (!this.watchingTimer) {
+      this.watchingTimer = setInterval(() => this.relayWatching?.(), WATCHING_EVERY_MS);
+      this.watchingTimer.unref();
+    }
   }
 
   close(): void {
+    if (this.watchingTimer) clearInterval(this.watchingTimer);
+    this.watchingTimer = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.pending.clear();

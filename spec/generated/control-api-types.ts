@@ -727,7 +727,10 @@ export interface paths {
          * One request of the journal, whole
          * @description The journal entry with what was sent and answered: the request's query, headers and
          *     JSON body, the answer's headers and body (a VALIDATION_ERROR answer's `details.fields`
-         *     names each field that failed). A request body over 16 KiB is not kept (`request.bodyTruncated`); an answer's body over 16,384 characters is cut (`response.bodyTruncated`). Only the
+         *     names each field that failed). They are kept for every request answered while an
+         *     inspector page is open (a GET /_mock/live stream on any replica), and for every error
+         *     answer (4xx, 5xx, dropped) at all times; a request that succeeded with no page open has
+         *     its summary only (keeping every answer would cost a busy mock a fifth of its throughput). A request body over 16 KiB is not kept (`request.bodyTruncated`); an answer's body over 16,384 characters is cut (`response.bodyTruncated`). Only the
          *     entries still in the journal (the last 1000) can be read.
          */
         get: operations["getJournalEntry"];
@@ -1112,7 +1115,7 @@ export interface components {
         HeaderMap: {
             [key: string]: string | string[];
         };
-        /** @description A journal entry with the request and answer it records. The request and answer are kept by the replica that answered (its last 1000); `request` and `response` are absent when that replica is gone. */
+        /** @description A journal entry with the request and answer it records. The request and answer are kept by the replica that answered (its last 1000), for every error and for every request answered while an inspector page was open; `request` and `response` are absent otherwise, or when that replica is gone. */
         JournalDetail: components["schemas"]["JournalEntry"];
         CustomerSummary: {
             id: components["schemas"]["Uuid"];

@@ -25,6 +25,16 @@ afterAll(async () => {
   await receiver.close();
 });
 
+/** Runs `work` with an inspector page open (a listener on the push channel), as a tester would. */
+async function watching<T>(work: () => Promise<T>): Promise<T> {
+  const stop = h.mock.live.subscribe(() => undefined);
+  try {
+    return await work();
+  } finally {
+    stop();
+  }
+}
+
 describe('GET /_mock/journal/{requestId}', () => {
   it('a refused quote shows its query, headers and body, and the answer with each failed field', async () => {
     const sent = await api.post('/v1/quotes?trace=1', { accountId: funded.id, sourceAsset: 'BRL' }).expect(400);
@@ -81,15 +91,29 @@ describe('GET /_mock/journal/{requestId}', () => {
   });
 
   it('the journal list stays a summary: no headers or bodies', async () => {
-    await api.get('/api/accounts?limit=1').expect(200);
+    await watching(() => api.get('/api/accounts?limit=1').expect(200));
     const [latest] = (await control(h).get('/journal?limit=1').expect(200)).body.data;
     expect(latest).toMatchObject({ path: '/api/accounts', customerId: d.c1.id });
     expect(latest).not.toHaveProperty('request');
     expect(latest).not.toHaveProperty('response');
   });
 
+  it('while an inspector page is open, every request is kept whole; with none, only errors are', async () => {
+    const unwatched = await api.get('/api/accounts?limit=1').expect(200);
+    const plain = (await control(h).get(`/journal/${unwatched.headers['x-request-id']}`).expect(200)).body;
+    expect(plain).toMatchObject({ path: '/api/accounts', status: 200 });
+    expect(plain).not.toHaveProperty('request');
+    expect(plain).not.toHaveProperty('response');
+
+    await watching(async () => {
+      const watched = await api.get('/api/accounts?limit=1').expect(200);
+      const whole = (await control(h).get(`/journal/${watched.headers['x-request-id']}`).expect(200)).body;
+      expect(whole).toMatchObject({ request: { query: 'limit=1' }, response: { body: { data: [expect.any(Object)] } } });
+    });
+  });
+
   it('an answer over 16,384 characters is kept cut, as text', async () => {
-    const snapshot = await control(h).get('/snapshot').expect(200);
+    const snapshot = await watching(() => control(h).get('/snapshot').expect(200));
     const full = JSON.stringify(snapshot.body);
     expect(full.length).toBeGreaterThan(16_384);
     const entry = (await control(h).get(`/journal/${snapshot.headers['x-request-id']}`).expect(200)).body;

@@ -160,7 +160,8 @@ export function RequestDetail({ requestId, customers, onClose }: Props) {
             </>
           ) : (
             <p class="note">
-              Only the summary is left: the headers and bodies were kept by the replica that answered this request, which is gone.
+              Only the summary is kept: the mock keeps headers and bodies while an inspector page is open, and for every error. This request
+              succeeded before a page was open (or its replica is gone).
             </p>
           )}
         </>

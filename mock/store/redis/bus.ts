@@ -53,12 +53,14 @@ export class RedisBus {
     handle: BusHandler;
     /** Change notices of the other replicas (the inspector's push channel); never answered. */
     onLive?: (topics: string[]) => void;
+    /** Another replica has an inspector page open. */
+    onWatching?: () => void;
     onError: (error: unknown) => void;
   }) {
     const subscriber = await connectRedis({ url: options.url, name: 'fos-mock:bus', subscriber: true });
     const bus = new RedisBus(options.publisher, subscriber, options.prefix, options.onError);
     subscriber.on('message', (channel: string, text: string) => {
-      if (channel === bus.liveChannel()) bus.receiveLive(text, options.onLive);
+      if (channel === bus.liveChannel()) bus.receiveLive(text, options.onLive, options.onWatching);
       else bus.receive(channel, text, options.handle);
     });
     // Replies sent while the connection is down are lost for good (pub/sub keeps nothing): the
@@ -103,10 +105,17 @@ export class RedisBus {
     this.publisher.publish(this.liveChannel(), JSON.stringify({ from: this.replicaId, topics })).catch(() => undefined);
   }
 
-  private receiveLive(text: string, onLive: ((topics: string[]) => void) | undefined): void {
+  /** Tells the other replicas that an inspector page is open here. */
+  publishWatching(): void {
+    this.publisher.publish(this.liveChannel(), JSON.stringify({ from: this.replicaId, watching: true })).catch(() => undefined);
+  }
+
+  private receiveLive(text: string, onLive: ((topics: string[]) => void) | undefined, onWatching: (() => void) | undefined): void {
     try {
-      const { from, topics } = JSON.parse(text) as { from?: string; topics?: unknown };
-      if (from !== this.replicaId && Array.isArray(topics)) onLive?.(topics.filter((topic): topic is string => typeof topic === 'string'));
+      const { from, topics, watching } = JSON.parse(text) as { from?: string; topics?: unknown; watching?: unknown };
+      if (from === this.replicaId) return;
+      if (watching === true) onWatching?.();
+      if (Array.isArray(topics)) onLive?.(topics.filter((topic): topic is string => typeof topic === 'string'));
     } catch (error) {
       this.onError(error);
     }
