@@ -16,12 +16,15 @@ import { projectPath } from '../spec/project-root';
 import { tableRow } from './lib/markdown';
 import { redisMode, redisModeMarkdown, type RedisModeResult } from './redis-mode';
 import { scaling, scalingMarkdown, type ScalingResult } from './scaling';
+import { soak, soakMarkdown, type SoakResult } from './soak';
 import { suiteMarkdown, suiteTime, type SuiteResult } from './suite-time';
 import { throughput, type Row } from './throughput';
 import { webhookMarkdown, webhooks, type WebhookResult } from './webhooks';
 
-const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'redis'] as const;
+const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'redis', 'soak'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
+/** What `npm run bench` runs when BENCH_ONLY does not say: all but the half-hour soak (BENCH_ONLY=soak). */
+const DEFAULT_BENCHMARKS: readonly Benchmark[] = BENCHMARKS.filter((b) => b !== 'soak');
 
 /** Each new section carries the machine and settings it ran with: a subset run keeps the others. */
 type Section<T> = T & { machine: string; at: string };
@@ -37,6 +40,7 @@ interface Results {
   webhooks?: Section<WebhookResult>;
   suite?: Section<SuiteResult>;
   redis?: Section<RedisModeResult>;
+  soak?: Section<SoakResult>;
 }
 
 function ratioTable(rows: Row[]): string[] {
@@ -93,6 +97,7 @@ function markdown(results: Results): string {
   if (results.webhooks) section(webhookMarkdown(results.webhooks), results.webhooks);
   if (results.suite) section(suiteMarkdown(results.suite), results.suite);
   if (results.redis) section(redisModeMarkdown(results.redis), results.redis);
+  if (results.soak) section(soakMarkdown(results.soak), results.soak);
   return lines.join('\n');
 }
 
@@ -116,7 +121,7 @@ function previousResults(file: string): Results {
 async function main() {
   const durationS = Number(process.env.BENCH_DURATION ?? 5);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  const only = (process.env.BENCH_ONLY ?? BENCHMARKS.join(',')).split(',').map((b) => b.trim());
+  const only = (process.env.BENCH_ONLY ?? DEFAULT_BENCHMARKS.join(',')).split(',').map((b) => b.trim());
   const unknown = only.filter((b) => !BENCHMARKS.includes(b as Benchmark));
   if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')} (known: ${BENCHMARKS.join(', ')})`);
   const runs = (b: Benchmark) => only.includes(b);
@@ -170,6 +175,19 @@ async function main() {
       const rps = `${r.rps.toFixed(2)}× memory req/s ≥ 0.5× ${r.throughputMet ? 'met' : 'MISSED'}`;
       process.stdout.write(`Redis mode, ${r.benchmark} at ${r.connections} connections: ${rps}${p99}\n`);
     }
+  }
+
+  if (runs('soak')) {
+    const result = await soak({
+      durationS: Number(process.env.SOAK_DURATION_S ?? 1800),
+      resetEveryS: Number(process.env.SOAK_RESET_EVERY_S ?? 180),
+      loops: Number(process.env.SOAK_LOOPS ?? 8),
+    });
+    results.soak = { machine, at, ...result };
+    if (result.failures > 0) problems.push(`${result.failures} soak requests answered 5xx or not at all`);
+    process.stdout.write(
+      `Soak: worst reset level ${(result.worstGrowth * 100).toFixed(1)}% over the first: ${result.met ? 'met' : 'MISSED'}\n`,
+    );
   }
 
   // The JSON first: the numbers are kept even if rendering them fails.
