@@ -1,7 +1,7 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/latest.json and latest.md.
 // Knobs (environment), for a quick smoke run or a subset:
-//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite,redis (default all). The
-//                                sections not run keep their last results in latest.json/.md.
+//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite,redis,soak (default all but
+//                                soak). The sections not run keep their last results in latest.json/.md.
 //   BENCH_DURATION, BENCH_ROUNDS seconds per load run (default 5) and rounds (default 3), for all.
 //   BENCH_SCALING_SIZES          operations stored (default 1000,100000,1000000).
 //   BENCH_SCALING_CONNECTIONS    connections of the scaling runs (default 10).
@@ -10,6 +10,7 @@
 //   BENCH_WEBHOOK_RATE           deliveries a second in the paced phase (default 1000).
 //   BENCH_SUITE_ROUNDS           contract-suite runs (default BENCH_ROUNDS).
 //   BENCH_REDIS_CONNECTIONS      connections of the Redis-mode runs (default 10,50).
+//   SOAK_DURATION_S, SOAK_RESET_EVERY_S, SOAK_LOOPS  the soak: length (1800), reset period (180), client loops (8).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { projectPath } from '../spec/project-root';
