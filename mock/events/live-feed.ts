@@ -29,9 +29,9 @@ export class LiveFeed {
   private watchedUntil = 0;
   private watchingTimer: NodeJS.Timeout | undefined;
 
-  /** Notes a change; nothing is done when nobody listens here or elsewhere. */
+  /** Notes a change; nothing is done while no page is open here or on another replica (nothing is relayed either). */
   notify(...topics: LiveTopic[]): void {
-    if (this.listeners.size === 0 && !this.relay) return;
+    if (!this.watched) return;
     for (const topic of topics) this.pending.add(topic);
     if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), LIVE_INTERVAL_MS);

@@ -33,6 +33,25 @@ describe('LiveFeed', () => {
     }
   });
 
+  it('with no page open here or on another replica, a change is not relayed; once another says it watches, it is', async () => {
+    jest.useFakeTimers();
+    try {
+      const feed = new LiveFeed();
+      const relayed: string[][] = [];
+      feed.relay = (topics) => relayed.push([...topics]);
+      feed.notify('requests');
+      await jest.advanceTimersByTimeAsync(100);
+      expect(relayed).toEqual([]);
+      feed.receiveWatching();
+      feed.notify('requests');
+      await jest.advanceTimersByTimeAsync(100);
+      expect(relayed).toEqual([['requests']]);
+      feed.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('notices from another replica reach the listeners here, unknown topics dropped, and are never relayed again', () => {
     const feed = new LiveFeed();
     const heard: string[][] = [];
