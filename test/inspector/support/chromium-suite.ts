@@ -1,10 +1,10 @@
 // Tests that drive a real browser: describeWithChromium launches Debian's Chromium (or
 // CHROMIUM_PATH) with playwright-core for the describe block and closes it afterwards. No
 // browser is ever downloaded. Without Chromium the block fails in CI (CI must install it) and is
-// skipped, with one loud line on stderr, on a developer's machine (the shape of redis-suite.ts).
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+// skipped, with one loud line on stderr, on a developer's machine (test/support/required-tool.ts).
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { describeWithTool } from '../../support/required-tool';
 
 const DEFAULT_PATH = '/usr/bin/chromium';
 const LAUNCH_TIMEOUT_MS = 30_000;
@@ -20,11 +20,6 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-function inCI(): boolean {
-  const ci = (process.env.CI ?? '').toLowerCase();
-  return ci === 'true' || ci === '1';
-}
-
 /** CHROMIUM_PATH when set, else /usr/bin/chromium; undefined when that file is not there. */
 export function chromiumPath(): string | undefined {
   const path = process.env.CHROMIUM_PATH || DEFAULT_PATH;
@@ -33,40 +28,18 @@ export function chromiumPath(): string | undefined {
 
 export function describeWithChromium(name: string, body: (browser: () => Browser) => void): void {
   const executablePath = chromiumPath();
-  if (executablePath === undefined) {
-    const wanted = process.env.CHROMIUM_PATH || DEFAULT_PATH;
-    if (inCI()) {
-      describe(name, () => {
-        it('has the Chromium it needs (required in CI)', () => {
-          throw new Error(
-            `${name} needs Chromium, which is required in CI and was not found at ${wanted}: install it (apt-get install chromium)`,
-          );
-        });
-      });
-      return;
-    }
-    process.stderr.write(
-      `SKIPPED: ${name}: chromium not installed (looked for ${wanted}; Debian package chromium, or set CHROMIUM_PATH)\n`,
-    );
-    describe.skip(name, () =>
-      body(() => {
-        throw new Error('chromium is not installed');
-      }),
-    );
-    return;
-  }
-
-  describe(name, () => {
-    let browser: Browser | undefined;
-    beforeAll(async () => {
-      browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
-    }, LAUNCH_TIMEOUT_MS);
-    afterAll(async () => {
-      await browser?.close();
-    });
-    body(() => {
-      if (!browser) throw new Error('Chromium has not started (see the beforeAll failure)');
-      return browser;
-    });
-  });
+  const wanted = process.env.CHROMIUM_PATH || DEFAULT_PATH;
+  describeWithTool(
+    name,
+    {
+      name: 'Chromium',
+      missing: `not found at ${wanted} (Debian package chromium, or set CHROMIUM_PATH)`,
+      install: 'apt-get install chromium',
+      found: executablePath !== undefined,
+      start: () => chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS }),
+      stop: (browser) => browser.close(),
+      startTimeoutMs: LAUNCH_TIMEOUT_MS,
+    },
+    body,
+  );
 }
