@@ -1,20 +1,16 @@
 // What the inspector's deliveries view reads and does: each subscription's messages with every
 // attempt (its execution logs) and the pending retry's due time; a resend, as the service API's
 // resend does it (a new attempt under the same message id), without a token.
-import { ServiceError } from '../errors/catalogue';
 import type { ExecutionLog, SubscriptionRecord } from '../store/records';
 import { ok, type ControlContext, type ControlHandlers } from './context';
 import { deliveryGroup } from '../webhooks/dispatcher';
 import { pendingJobs } from './job-handlers';
+import { notFound, subscriptionRecord } from './lookup';
 
 /** The newest this many messages of each subscription are listed. */
 export const MESSAGE_LIMIT = 100;
 /** Execution logs read per subscription to make those messages (a message has a few attempts). */
 const LOG_LIMIT = 1000;
-
-function notFound(resource: string, id: string): ServiceError {
-  return new ServiceError('RESOURCE_NOT_FOUND', { resource, id }, `No ${resource} with id ${id}.`);
-}
 
 /** Logs newest first → messages newest first, each with its attempts oldest first and how long each took. */
 function messagesOf(logs: ExecutionLog[], nextAttempt: Map<string, string>, durations: Map<string, number>) {
@@ -46,11 +42,7 @@ export function deliveryHandlers(c: ControlContext) {
   const { store } = c.deps;
 
   async function subscriptionsOf(subscriptionId: string | undefined): Promise<SubscriptionRecord[]> {
-    if (subscriptionId !== undefined) {
-      const record = await store.get('subscription', subscriptionId);
-      if (!record) throw notFound('subscription', subscriptionId);
-      return [record];
-    }
+    if (subscriptionId !== undefined) return [await subscriptionRecord(store, subscriptionId)];
     const customers = await store.all('customer', 'all');
     return (await Promise.all(customers.map((customer) => store.all('subscription', customer.id)))).flat();
   }
@@ -88,8 +80,7 @@ export function deliveryHandlers(c: ControlContext) {
     },
     resendDelivery: async ({ params }) => {
       const { subscriptionId, executionLogId } = params;
-      const record = await store.get('subscription', subscriptionId);
-      if (!record) throw notFound('subscription', subscriptionId);
+      const record = await subscriptionRecord(store, subscriptionId);
       const log = await store.get('executionLog', executionLogId);
       if (!log || log.subscriptionId !== subscriptionId) throw notFound('executionLog', executionLogId);
       return { status: 202, body: await c.services.webhooks.resend(record.subscription.companyId, log) };

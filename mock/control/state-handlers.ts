@@ -2,10 +2,10 @@
 // the service API shows it (accounts with balances, quotes with their status by the mock clock,
 // operations with their state timeline, beneficiaries, subscriptions), newest first.
 import { quoteStatus } from '../domain/quotes';
-import { ServiceError } from '../errors/catalogue';
 import type { CustomerRecord, RecordTypes } from '../store/records';
 import type { Kind } from '../store/store';
 import { ok, type ControlContext, type ControlHandlers } from './context';
+import { notFound } from './lookup';
 
 /** The newest this many of each kind are listed. */
 export const STATE_LIST_LIMIT = 200;
@@ -35,7 +35,7 @@ export function stateHandlers(c: ControlContext) {
     getCustomerState: async ({ params }) => {
       const id = params.customerId;
       const customer = await store.get('customer', id);
-      if (!customer) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'customer', id }, `No customer with id ${id}.`);
+      if (!customer) throw notFound('customer', id);
       const [accounts, quoteList, operations, beneficiaries, subscriptionList] = await Promise.all([
         newest('account', id),
         newest('quote', id),
