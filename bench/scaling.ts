@@ -188,7 +188,7 @@ async function startSubject(size: number, statsFile: string): Promise<Subject> {
   }
 }
 
-/** heapUsed of the subject's process after a full GC. */
+/** The V8 heap in use plus array buffers (seeded-mock.ts) of the subject's process after a full GC. */
 async function settledHeap(subject: Subject): Promise<number> {
   return ((await (await fetch(`${subject.server.url}/_bench/heap`)).json()) as { heapUsed: number }).heapUsed;
 }

@@ -13,12 +13,17 @@ import { seedOperations } from '../lib/seed-operations';
 
 const [port, count, statsFile, strict, secret] = process.argv.slice(2) as [string, string, string, string, string];
 
-/** heapUsed once garbage is gone: what the live objects take. */
+/**
+ * What the live objects take once garbage is gone: the V8 heap in use plus the memory of array
+ * buffers, which lives outside it (the memory store keeps ids in typed arrays: heapUsed alone
+ * would not count them).
+ */
 function settledHeap(): number {
   if (!globalThis.gc) throw new Error('seeded-mock needs node --expose-gc');
   globalThis.gc();
   globalThis.gc();
-  return process.memoryUsage().heapUsed;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }
 
 async function main(): Promise<void> {
