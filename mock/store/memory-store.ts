@@ -1,11 +1,13 @@
 // In-memory store: the default. Records are immutable values (domain code builds a new object
-// for every change), so they are handed out without copying.
+// for every change). Each kind is a RecordTable (record-table.ts): records kept compactly by
+// columns, the recently used ones handed out as the same frozen objects without copying.
 import { deepFreeze } from './freeze';
 import { checkedImport } from './import-check';
 import { Decimal } from './decimal';
+import { RecordCodec } from './record-codec';
+import { RecordTable } from './record-table';
 import type { RecordTypes } from './records';
 import { sliceSorted } from './slice';
-import { SortedIndex } from './sorted-index';
 import type {
   BalancedUpdate,
   BalanceMove,
@@ -19,39 +21,30 @@ import type {
   StoreState,
 } from './store';
 
-interface Entry {
-  key: number;
-  scope: string;
-  record: unknown;
-}
+/** Kinds of few records whose ids recur in many others (an operation names its customer and account). */
+const NAMED_KINDS: ReadonlySet<Kind> = new Set<Kind>(['customer', 'account', 'beneficiary', 'subscription']);
 
 /** Expired idempotency keys are swept after this many new claims (lazy expiry in between). */
 const SWEEP_EVERY = 1000;
 
 export class MemoryStore implements Store {
   private sequence = 0;
-  private readonly entries = new Map<Kind, Map<string, Entry>>();
-  private readonly indexes = new Map<string, SortedIndex>();
-  private readonly byKey = new Map<string, string>();
+  /** Field names, key sets and short texts written once for every record and idempotency answer. */
+  private readonly codec = new RecordCodec();
+  private readonly tables = new Map<Kind, RecordTable>();
   private readonly balanceTable = new Map<string, InstanceType<typeof Decimal>>();
-  private readonly idempotency = new Map<string, IdempotencyEntry>();
+  /** Each entry in the codec's kept form (an answer kept for 24 h is one string, not an object tree). */
+  private readonly idempotency = new Map<string, string | object>();
   private claimsSinceSweep = 0;
 
-  private table(kind: Kind): Map<string, Entry> {
-    let table = this.entries.get(kind);
-    if (!table) this.entries.set(kind, (table = new Map<string, Entry>()));
+  private table(kind: Kind): RecordTable {
+    let table = this.tables.get(kind);
+    if (!table) this.tables.set(kind, (table = new RecordTable(this.codec)));
     return table;
   }
 
-  private index(kind: Kind, scope: string): SortedIndex {
-    const name = `${kind}\u0000${scope}`;
-    let index = this.indexes.get(name);
-    if (!index) this.indexes.set(name, (index = new SortedIndex()));
-    return index;
-  }
-
   async get<K extends Kind>(kind: K, id: string): Promise<RecordTypes[K] | undefined> {
-    return this.table(kind).get(id)?.record as RecordTypes[K] | undefined;
+    return this.table(kind).get(id) as RecordTypes[K] | undefined;
   }
 
   async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void> {
@@ -62,16 +55,12 @@ export class MemoryStore implements Store {
   private insertNow<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): void {
     const table = this.table(kind);
     if (table.has(id)) throw new Error(`store: ${kind} ${id} exists already`);
-    const key = ++this.sequence;
-    table.set(id, { key, scope, record: deepFreeze(record) });
-    this.index(kind, scope).append(key);
-    this.byKey.set(`${kind}\u0000${key}`, id);
+    if (NAMED_KINDS.has(kind)) this.codec.name(id);
+    table.insert(id, scope, ++this.sequence, record);
   }
 
   async replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void> {
-    const entry = this.table(kind).get(id);
-    if (!entry) throw new Error(`store: ${kind} ${id} does not exist`);
-    entry.record = deepFreeze(record);
+    if (!this.table(kind).replace(id, record)) throw new Error(`store: ${kind} ${id} does not exist`);
   }
 
   async update<K extends Kind>(
@@ -80,49 +69,44 @@ export class MemoryStore implements Store {
     change: (current: RecordTypes[K]) => RecordTypes[K],
   ): Promise<RecordTypes[K] | undefined> {
     // Synchronous between read and write: no other request can interleave.
-    const entry = this.table(kind).get(id);
-    if (!entry) return undefined;
-    entry.record = deepFreeze(change(entry.record as RecordTypes[K]));
-    return entry.record as RecordTypes[K];
+    const table = this.table(kind);
+    const current = table.get(id) as RecordTypes[K] | undefined;
+    if (current === undefined) return undefined;
+    const next = deepFreeze(change(current));
+    table.replace(id, next);
+    return next;
   }
 
   async remove(kind: Kind, id: string): Promise<void> {
-    const table = this.table(kind);
-    const entry = table.get(id);
-    if (!entry) return;
-    table.delete(id);
-    this.index(kind, entry.scope).remove(entry.key);
-    this.byKey.delete(`${kind}\u0000${entry.key}`);
+    this.table(kind).remove(id);
   }
 
   async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
-    const index = this.index(kind, scope);
+    const table = this.table(kind);
+    const list = table.list(scope);
     const out: Array<RecordTypes[K]> = [];
-    for (let i = 0; i < index.size; i++) out.push(this.recordAt(kind, index.at(i) as number) as RecordTypes[K]);
+    for (let i = 0; i < (list?.size ?? 0); i++) out.push(table.recordAt(list!.rowAt(i)) as RecordTypes[K]);
     return out;
   }
 
-  private recordAt(kind: Kind, key: number): unknown {
-    const id = this.byKey.get(`${kind}\u0000${key}`) as string;
-    return this.table(kind).get(id)?.record;
-  }
-
   async page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>> {
-    const index = this.index(kind, query.scope);
+    const table = this.table(kind);
+    const list = table.list(query.scope);
     const keys = {
-      size: index.size,
-      keyAt: (slot: number) => index.at(slot) as number,
-      lowerBound: (key: number) => index.lowerBound(key),
+      size: list?.size ?? 0,
+      keyAt: (slot: number) => list!.keyAt(slot),
+      lowerBound: (key: number) => list?.lowerBound(key) ?? 0,
     };
     const where = query.where;
+    const recordAt = (slot: number) => table.recordAt(list!.rowAt(slot)) as RecordTypes[K];
     const slice = sliceSorted(keys, {
       limit: query.limit,
       order: query.order,
       from: query.from,
-      matchesSlot: where ? (slot) => where(this.recordAt(kind, keys.keyAt(slot)) as RecordTypes[K]) : undefined,
+      matchesSlot: where ? (slot) => where(recordAt(slot)) : undefined,
     });
     return {
-      items: slice.slots.map((slot) => ({ key: keys.keyAt(slot), record: this.recordAt(kind, keys.keyAt(slot)) as RecordTypes[K] })),
+      items: slice.slots.map((slot) => ({ key: keys.keyAt(slot), record: recordAt(slot) })),
       hasBefore: slice.hasBefore,
       hasAfter: slice.hasAfter,
     };
@@ -136,13 +120,13 @@ export class MemoryStore implements Store {
     record: RecordTypes[K],
   ): Promise<boolean> {
     // No await between the checks and the writes: within one event loop this is atomic.
-    const entry = this.table('quote').get(quoteId);
-    const quote = entry?.record as RecordTypes['quote'] | undefined;
-    if (!entry || !quote || quote.operationId !== null) return false;
+    const quotes = this.table('quote');
+    const quote = quotes.get(quoteId) as RecordTypes['quote'] | undefined;
+    if (!quote || quote.operationId !== null) return false;
     // Inserted first (it throws, writing nothing, when the id exists), then the quote marked;
     // synchronously, so another caller cannot pass the quote check in between.
     this.insertNow(kind, scope, id, record);
-    entry.record = deepFreeze({ ...quote, operationId: id });
+    quotes.replace(quoteId, { ...quote, operationId: id });
     return true;
   }
 
@@ -178,9 +162,10 @@ export class MemoryStore implements Store {
     moves: BalanceMove[],
   ): Promise<BalancedUpdate<RecordTypes[K]>> {
     // Synchronous from the read to the last write: atomic within the one event loop.
-    const entry = this.table(kind).get(id);
-    if (!entry) return undefined;
-    const next = change(entry.record as RecordTypes[K]);
+    const table = this.table(kind);
+    const current = table.get(id) as RecordTypes[K] | undefined;
+    if (current === undefined) return undefined;
+    const next = deepFreeze(change(current));
     const values = new Map<string, InstanceType<typeof Decimal>>();
     for (const move of moves) {
       const key = `${move.accountId}:${move.asset}`;
@@ -190,25 +175,37 @@ export class MemoryStore implements Store {
       values.set(key, value);
     }
     for (const [key, value] of values) this.balanceTable.set(key, value);
-    entry.record = deepFreeze(next);
-    return { record: entry.record as RecordTypes[K] };
+    table.replace(id, next);
+    return { record: next };
   }
 
   async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
     if (++this.claimsSinceSweep >= SWEEP_EVERY) this.sweep(now);
-    const existing = this.idempotency.get(key);
+    const existing = this.idempotencyEntry(key);
     if (existing && existing.expiresAt > now) {
       return existing.state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry: existing } : { outcome: 'DONE', entry: existing };
     }
     // Re-inserted, not overwritten: the map stays in claim order, which is expiry order (sweep).
     this.idempotency.delete(key);
-    this.idempotency.set(key, { fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs });
+    // Kept as it is while the request runs (a moment); in the compact form once it has its answer.
+    this.idempotency.set(flatCopy(key), deepFreeze({ fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs }));
     return { outcome: 'CLAIMED' };
   }
 
+  private idempotencyEntry(key: string): IdempotencyEntry | undefined {
+    const kept = this.idempotency.get(key);
+    return (typeof kept === 'string' ? this.codec.decode(kept) : kept) as IdempotencyEntry | undefined;
+  }
+
+  private keepIdempotency(key: string, entry: IdempotencyEntry): void {
+    const frozen = deepFreeze(entry);
+    this.idempotency.set(key, this.codec.encode(frozen) ?? frozen);
+  }
+
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
-    const entry = this.idempotency.get(key);
-    if (entry) this.idempotency.set(key, { ...entry, state: 'DONE', response: deepFreeze(response) });
+    const entry = this.idempotencyEntry(key);
+    // Set again, not re-inserted: the map's order stays the claim order.
+    if (entry) this.keepIdempotency(key, { ...entry, state: 'DONE', response });
   }
 
   async releaseIdempotencyKey(key: string): Promise<void> {
@@ -217,10 +214,8 @@ export class MemoryStore implements Store {
 
   async exportState(now: number): Promise<StoreState> {
     const records: StoreState['records'] = {};
-    for (const [kind, table] of this.entries) {
-      const list: StoredRecord[] = [];
-      // A Map iterates in insertion order, which is ascending key order.
-      for (const [id, entry] of table) list.push({ scope: entry.scope, id, key: entry.key, record: entry.record });
+    for (const [kind, table] of this.tables) {
+      const list: StoredRecord[] = table.rows();
       if (list.length > 0) records[kind] = list;
     }
     const balances = [...this.balanceTable].map(([key, value]) => {
@@ -228,7 +223,8 @@ export class MemoryStore implements Store {
       return { accountId, asset, value: value.toFixed() };
     });
     // A key still in progress belongs to a request that will not be in the restored state.
-    const idempotency = [...this.idempotency]
+    const idempotency = [...this.idempotency.keys()]
+      .map((key) => [key, this.idempotencyEntry(key)!] as const)
       .filter(([, entry]) => entry.state === 'DONE' && entry.expiresAt > now)
       .map(([key, entry]) => ({ key, ...entry }));
     return { sequence: this.sequence, records, balances, idempotency };
@@ -241,14 +237,13 @@ export class MemoryStore implements Store {
     for (const [kind, list] of Object.entries(state.records) as Array<[Kind, StoredRecord[]]>) {
       const table = this.table(kind);
       for (const item of [...list].sort((a, b) => a.key - b.key)) {
-        table.set(item.id, { key: item.key, scope: item.scope, record: deepFreeze(item.record) });
-        this.index(kind, item.scope).append(item.key);
-        this.byKey.set(`${kind}\u0000${item.key}`, item.id);
+        if (NAMED_KINDS.has(kind)) this.codec.name(item.id);
+        table.insert(item.id, item.scope, item.key, item.record);
       }
     }
     this.sequence = Math.max(state.sequence, maxKey);
     for (const balance of state.balances) this.balanceTable.set(`${balance.accountId}:${balance.asset}`, new Decimal(balance.value));
-    for (const { key, ...entry } of state.idempotency) this.idempotency.set(key, deepFreeze(entry));
+    for (const { key, ...entry } of state.idempotency) this.keepIdempotency(key, entry);
   }
 
   async reset(load: () => Promise<void>): Promise<void> {
@@ -269,9 +264,7 @@ export class MemoryStore implements Store {
 
   private clearNow(): void {
     this.sequence = 0;
-    this.entries.clear();
-    this.indexes.clear();
-    this.byKey.clear();
+    this.tables.clear();
     this.balanceTable.clear();
     this.idempotency.clear();
     this.claimsSinceSweep = 0;
@@ -285,9 +278,17 @@ export class MemoryStore implements Store {
    */
   private sweep(now: number): void {
     this.claimsSinceSweep = 0;
-    for (const [key, entry] of this.idempotency) {
-      if (entry.expiresAt > now) break;
+    for (const key of this.idempotency.keys()) {
+      if (this.idempotencyEntry(key)!.expiresAt > now) break;
       this.idempotency.delete(key);
     }
   }
+}
+
+/**
+ * A key kept for 24 h as one flat string: a key built by concatenation (`${customer}:${key}`) is
+ * a rope of several strings, a few times the size of its text.
+ */
+function flatCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }

@@ -1,0 +1,328 @@
+// The form the memory store keeps a record in: one string per record (each char a byte), not a
+// tree of objects. A million stored operations as object trees were tens of millions of small
+// objects in the old generation (about 6.7 KB per operation with its quote, timeline and
+// idempotency answers); V8's young-generation collections and its marking then cost with their
+// number. Here object keys and key sets ("shapes") and short text values (assets, statuses, event
+// types, names) are written once in a dictionary and named by number, canonical UUIDs take 16
+// bytes, ISO-8601 instants 6. Decoding gives back an equal value (same keys in the same order,
+// same strings and numbers, `undefined` kept), deep-frozen.
+//
+// Values it cannot keep exactly (a Date, a Map, a class instance, a function) make `encode`
+// answer undefined: the caller keeps such a record as the object itself.
+
+const NULL = 0;
+const TRUE = 1;
+const FALSE = 2;
+const UNDEFINED = 3;
+/** A whole number 0 ≤ n < 2^31 as a varint. */
+const UINT = 4;
+/** Any other number: 8 bytes, IEEE 754. */
+const FLOAT = 5;
+/** Text whose chars are all below 256: varint length, one byte each. */
+const BYTES = 6;
+/** Any other text: varint length, two bytes per UTF-16 unit. */
+const WIDE = 7;
+/** A lowercase canonical UUID: 16 bytes. */
+const UUID = 8;
+/** A `YYYY-MM-DDTHH:mm:ss.sssZ` instant that round-trips through Date: 6 bytes of milliseconds. */
+const INSTANT = 9;
+/** A dictionary string: varint id. */
+const NAME = 10;
+/** An object: varint shape id (its keys, in order), then each value. */
+const OBJECT = 11;
+/** An array: varint length, then each item. */
+const ARRAY = 12;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Text worth a dictionary entry: at most 48 chars without digits (assets, statuses, names; not amounts or ids). */
+/** The dictionary stops growing here (text past it is written out): it never grows without bound. */
+const MAX_NAMES = 1 << 16;
+const MAX_SHAPES = 1 << 16;
+const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+/** A UUID's chars, hyphens in place, filled in by each decode. */
+const UUID_CODES = [...'00000000-0000-0000-0000-000000000000'].map((c) => c.charCodeAt(0));
+
+class Unkeepable extends Error {}
+
+export class RecordCodec {
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly shapes: string[][] = [[]];
+  /** Shape id, then a key → the shape with that key added (a tree from the empty shape 0): no joined key strings per object. */
+  private readonly transitions: Array<Map<string, number> | undefined> = [];
+  private out = Buffer.allocUnsafe(4096);
+  private length = 0;
+  private readonly float = new Float64Array(1);
+  private readonly floatBytes = new Uint8Array(this.float.buffer);
+  private input = '';
+  private at = 0;
+
+  /**
+   * Puts `text` in the dictionary (while it has room): the ids of customers, accounts and
+   * beneficiaries recur in every operation, quote and answer of theirs.
+   */
+  name(text: string): void {
+    if (this.names.length >= MAX_NAMES || this.nameIds.has(text)) return;
+    this.nameIds.set(text, this.names.length);
+    this.names.push(text);
+  }
+
+  /** The kept form of `value`, or undefined when it holds something JSON-like data does not. */
+  encode(value: unknown): string | undefined {
+    this.length = 0;
+    try {
+      this.write(value);
+    } catch (error) {
+      if (error instanceof Unkeepable) return undefined;
+      throw error;
+    }
+    return this.out.toString('latin1', 0, this.length);
+  }
+
+  /** The value `encode` was given, rebuilt and deep-frozen. */
+  decode(kept: string): unknown {
+    this.input = kept;
+    this.at = 0;
+    const value = this.read();
+    this.input = '';
+    return value;
+  }
+
+  private byte(b: number): void {
+    if (this.length === this.out.length) {
+      const bigger = Buffer.allocUnsafe(this.out.length * 2);
+      this.out.copy(bigger);
+      this.out = bigger;
+    }
+    this.out[this.length++] = b;
+  }
+
+  private varint(n: number): void {
+    while (n >= 0x80) {
+      this.byte((n & 0x7f) | 0x80);
+      n >>>= 7;
+    }
+    this.byte(n);
+  }
+
+  private write(value: unknown): void {
+    switch (typeof value) {
+      case 'string':
+        return this.writeString(value);
+      case 'number':
+        if (Number.isInteger(value) && value >= 0 && value < 2 ** 31 && !Object.is(value, -0)) {
+          this.byte(UINT);
+          return this.varint(value);
+        }
+        this.byte(FLOAT);
+        this.float[0] = value;
+        for (const b of this.floatBytes) this.byte(b);
+        return;
+      case 'boolean':
+        return this.byte(value ? TRUE : FALSE);
+      case 'undefined':
+        return this.byte(UNDEFINED);
+      case 'object':
+        if (value === null) return this.byte(NULL);
+        if (Array.isArray(value)) {
+          this.byte(ARRAY);
+          this.varint(value.length);
+          for (let i = 0; i < value.length; i++) this.write(value[i]);
+          return;
+        }
+        return this.writeObject(value);
+      default:
+        throw new Unkeepable();
+    }
+  }
+
+  private writeObject(value: object): void {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) throw new Unkeepable();
+    const keys = Object.keys(value);
+    let shape = 0;
+    for (const key of keys) {
+      let next = this.transitions[shape]?.get(key);
+      if (next === undefined) {
+        if (this.shapes.length >= MAX_SHAPES) throw new Unkeepable();
+        next = this.shapes.length;
+        this.shapes.push([...this.shapes[shape]!, key]);
+        (this.transitions[shape] ??= new Map()).set(key, next);
+      }
+      shape = next;
+    }
+    this.byte(OBJECT);
+    this.varint(shape);
+    for (const key of keys) this.write((value as Record<string, unknown>)[key]);
+  }
+
+  private writeString(text: string): void {
+    const name = this.nameIds.get(text);
+    if (name !== undefined) {
+      this.byte(NAME);
+      return this.varint(name);
+    }
+    if (text.length === 36 && text.charCodeAt(8) === 45 && UUID_PATTERN.test(text)) {
+      this.byte(UUID);
+      for (let i = 0; i < 36; i++) {
+        if (i === 8 || i === 13 || i === 18 || i === 23) continue;
+        this.byte((hexValue(text.charCodeAt(i)) << 4) | hexValue(text.charCodeAt(++i)));
+      }
+      return;
+    }
+    if (text.length === 24 && text.charCodeAt(10) === 84 && text.charCodeAt(23) === 90) {
+      const ms = instantMs(text);
+      if (ms !== undefined) {
+        this.byte(INSTANT);
+        for (let shift = 40; shift >= 0; shift -= 8) this.byte(Math.floor(ms / 2 ** shift) % 256);
+        return;
+      }
+    }
+    if (this.names.length < MAX_NAMES && text.length <= 48 && !hasDigit(text)) {
+      const id = this.names.length;
+      this.names.push(text);
+      this.nameIds.set(text, id);
+      this.byte(NAME);
+      return this.varint(id);
+    }
+    let narrow = true;
+    for (let i = 0; i < text.length && narrow; i++) narrow = text.charCodeAt(i) < 256;
+    this.byte(narrow ? BYTES : WIDE);
+    this.varint(text.length);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!narrow) this.byte(c >>> 8);
+      this.byte(c & 0xff);
+    }
+  }
+
+  private next(): number {
+    return this.input.charCodeAt(this.at++);
+  }
+
+  private readVarint(): number {
+    let n = 0;
+    let shift = 0;
+    for (;;) {
+      const b = this.next();
+      n += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return n;
+      shift += 7;
+    }
+  }
+
+  private read(): unknown {
+    const tag = this.next();
+    switch (tag) {
+      case NULL:
+        return null;
+      case TRUE:
+        return true;
+      case FALSE:
+        return false;
+      case UNDEFINED:
+        return undefined;
+      case UINT:
+        return this.readVarint();
+      case FLOAT:
+        for (let i = 0; i < 8; i++) this.floatBytes[i] = this.next();
+        return this.float[0];
+      case BYTES: {
+        const n = this.readVarint();
+        const start = this.at;
+        this.at = start + n;
+        // A slice of the kept string: V8 copies short slices, so it does not pin the record.
+        return this.input.slice(start, this.at);
+      }
+      case WIDE: {
+        const codes = new Array<number>(this.readVarint());
+        for (let i = 0; i < codes.length; i++) codes[i] = (this.next() << 8) | this.next();
+        return String.fromCharCode(...codes);
+      }
+      case UUID: {
+        // One flat string (a `+=` chain would be a rope of small strings, several times larger).
+        const codes = UUID_CODES;
+        let at = 0;
+        for (let i = 0; i < 16; i++) {
+          if (i === 4 || i === 6 || i === 8 || i === 10) at++;
+          const b = this.next();
+          codes[at++] = HEX_CODES[b >>> 4]!;
+          codes[at++] = HEX_CODES[b & 15]!;
+        }
+        return String.fromCharCode(...codes);
+      }
+      case INSTANT: {
+        let ms = 0;
+        for (let i = 0; i < 6; i++) ms = ms * 256 + this.next();
+        return new Date(ms).toISOString();
+      }
+      case NAME:
+        return this.names[this.readVarint()];
+      case OBJECT: {
+        const keys = this.shapes[this.readVarint()]!;
+        const object: Record<string, unknown> = {};
+        for (const key of keys) {
+          const value = this.read();
+          // As JSON.parse does: `__proto__` is an own property, not the prototype.
+          if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+          else object[key] = value;
+        }
+        return Object.freeze(object);
+      }
+      case ARRAY: {
+        const n = this.readVarint();
+        const array: unknown[] = new Array(n);
+        for (let i = 0; i < n; i++) array[i] = this.read();
+        return Object.freeze(array);
+      }
+      default:
+        throw new Error(`record codec: unknown tag ${tag} at ${this.at - 1}`);
+    }
+  }
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The milliseconds of a `YYYY-MM-DDTHH:mm:ss.sssZ` text that Date.prototype.toISOString would
+ * write back exactly (year 1970 to 9999, a real day and time), or undefined. Read digit by
+ * digit: this runs for every instant of every record written.
+ */
+function instantMs(text: string): number | undefined {
+  const n = (from: number, to: number) => {
+    let value = 0;
+    for (let i = from; i < to; i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return -1;
+      value = value * 10 + d;
+    }
+    return value;
+  };
+  const separators = '--T::.Z';
+  const at = [4, 7, 10, 13, 16, 19, 23];
+  for (let i = 0; i < at.length; i++) if (text.charCodeAt(at[i]!) !== separators.charCodeAt(i)) return undefined;
+  const year = n(0, 4);
+  const month = n(5, 7);
+  const day = n(8, 10);
+  const hour = n(11, 13);
+  const minute = n(14, 16);
+  const second = n(17, 19);
+  const ms = n(20, 23);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+  if (second < 0 || second > 59 || ms < 0) return undefined;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0)) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
+function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+function hexValue(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
+}

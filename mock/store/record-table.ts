@@ -1,0 +1,147 @@
+// One kind's records in the memory store, kept by columns (id in id-index.ts, insertion key, list, kept form)
+// rather than as an object per record: with a million operations the old generation then holds a
+// few large arrays and one string per record (record-codec.ts), not tens of millions of small
+// objects, which is what made young-generation collections and marking slow as the store grew.
+//
+// Reads decode the kept form; the last RECENT records read or written stay decoded, so a page
+// listed again is the same frozen objects (the response encoder keeps their checked JSON beside
+// them, mock/http/response-encoder.ts) and its JSON goes when they leave this window.
+import { deepFreeze } from './freeze';
+import { IdIndex } from './id-index';
+import type { RecordCodec } from './record-codec';
+import { appendRow, lowerBound, removeRow } from './sorted-index';
+
+/** Decoded records kept at hand per kind: a few pages of many lists, a bounded memory. */
+const RECENT = 4096;
+
+/** One list (a scope) of a table, in key order, as a page walks it (slice.ts). */
+export interface ListView {
+  size: number;
+  rowAt(position: number): number;
+  keyAt(position: number): number;
+  /** First position whose key is >= key. */
+  lowerBound(key: number): number;
+}
+
+export interface TableRow {
+  id: string;
+  scope: string;
+  key: number;
+  record: unknown;
+}
+
+export class RecordTable {
+  private readonly rowOf = new IdIndex();
+  private readonly keys: number[] = [];
+  /** The scope number of each row; -1 for a free row. */
+  private readonly lists: number[] = [];
+  /** The kept form: the codec's string, or the frozen object itself when the codec cannot keep it. */
+  private readonly kept: Array<string | object | undefined> = [];
+  private readonly free: number[] = [];
+  /** Scope (a customer, an operation for its timeline, a subscription) → its number; like ids, mostly UUIDs. */
+  private readonly scopeOf = new IdIndex();
+  /** Each scope's rows in key order. */
+  private readonly scopeRows: number[][] = [];
+  private readonly recent = new Map<number, unknown>();
+
+  constructor(private readonly codec: RecordCodec) {}
+
+  get size(): number {
+    return this.rowOf.size;
+  }
+
+  has(id: string): boolean {
+    return this.rowOf.get(id) !== undefined;
+  }
+
+  get(id: string): unknown {
+    const row = this.rowOf.get(id);
+    return row === undefined ? undefined : this.recordAt(row);
+  }
+
+  /** Adds a record whose id is new (the caller checks); it is frozen, and handed out as it is while recent. */
+  insert(id: string, scope: string, key: number, record: unknown): void {
+    const row = this.free.pop() ?? this.lists.length;
+    let list = this.scopeOf.get(scope);
+    if (list === undefined) {
+      list = this.scopeRows.length;
+      this.scopeOf.set(scope, list);
+      this.scopeRows.push([]);
+    }
+    this.rowOf.set(id, row);
+    this.keys[row] = key;
+    this.lists[row] = list;
+    this.keep(row, record);
+    this.scopeRows[list] = appendRow(this.scopeRows[list]!, this.keys, row);
+  }
+
+  /** Replaces the record of an existing id (false when there is none); its place in its list stays. */
+  replace(id: string, record: unknown): boolean {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return false;
+    this.keep(row, record);
+    return true;
+  }
+
+  remove(id: string): void {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return;
+    removeRow(this.scopeRows[this.lists[row]!]!, this.keys, row);
+    this.rowOf.delete(id);
+    this.recent.delete(row);
+    this.lists[row] = -1;
+    this.kept[row] = undefined;
+    this.free.push(row);
+  }
+
+  /** The rows of a scope in key order (empty when the scope has none). */
+  list(scope: string): ListView | undefined {
+    const list = this.scopeOf.get(scope);
+    if (list === undefined) return undefined;
+    const rows = this.scopeRows[list]!;
+    const keys = this.keys;
+    return {
+      size: rows.length,
+      rowAt: (position) => rows[position]!,
+      keyAt: (position) => keys[rows[position]!]!,
+      lowerBound: (key) => lowerBound(rows, keys, key),
+    };
+  }
+
+  recordAt(row: number): unknown {
+    const recent = this.recent.get(row);
+    if (recent !== undefined) {
+      // Most recently used last: the first entry is the one to let go.
+      this.recent.delete(row);
+      this.recent.set(row, recent);
+      return recent;
+    }
+    const kept = this.kept[row];
+    const record = typeof kept === 'string' ? this.codec.decode(kept) : kept;
+    this.remember(row, record);
+    return record;
+  }
+
+  /** Every record with its id, scope and key, in key order (snapshot export). */
+  rows(): TableRow[] {
+    const out: TableRow[] = [];
+    for (let row = 0; row < this.lists.length; row++) {
+      const list = this.lists[row]!;
+      if (list < 0) continue;
+      out.push({ id: this.rowOf.idOf(row), scope: this.scopeOf.idOf(list), key: this.keys[row]!, record: this.recordAt(row) });
+    }
+    return out.sort((a, b) => a.key - b.key);
+  }
+
+  private keep(row: number, record: unknown): void {
+    const frozen = deepFreeze(record);
+    this.kept[row] = this.codec.encode(frozen) ?? (frozen as object);
+    this.remember(row, frozen);
+  }
+
+  private remember(row: number, record: unknown): void {
+    this.recent.delete(row);
+    this.recent.set(row, record);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value as number);
+  }
+}

@@ -1,0 +1,79 @@
+// The memory store's kept form (mock/store/record-codec.ts): whatever it keeps comes back equal,
+// key order, undefined fields and odd text included, frozen; what it cannot keep it says so.
+import { describe, expect, it } from '@jest/globals';
+import { RecordCodec } from '../../mock/store/record-codec';
+
+const roundTrip = (codec: RecordCodec, value: unknown) => codec.decode(codec.encode(value)!);
+
+describe('the record codec', () => {
+  it('when given an operation-like record, then it gives back an equal one with the same key order, frozen to the leaves', () => {
+    const codec = new RecordCodec();
+    const record = {
+      id: '3f0e4b1c-9a6d-4e2f-8b7a-1c2d3e4f5a6b',
+      customer: { id: 'customer-a' },
+      sourceAmount: { asset: 'BRL', value: '1234.56' },
+      intent: {
+        type: 'DEPOSIT',
+        fundingInstruction: { rail: 'PIX', payload: '00020126580014br.gov.bcb.pix', expiresAt: '2025-03-10T14:30:00.000Z' },
+      },
+      transactions: [{ id: 'tx-1', amount: { asset: 'USDT', value: '0.000001' }, confirmedAt: '1970-01-01T00:00:00.000Z' }],
+      tags: [],
+      flags: [true, false, null, 0, 7, 2 ** 31, -1, 1.5, -0, Number.MAX_SAFE_INTEGER],
+      createdAt: '2025-03-10T14:30:00.123Z',
+    };
+    const back = roundTrip(codec, record) as typeof record;
+    expect(back).toStrictEqual(record);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(record));
+    expect(Object.is(back.flags[8], -0)).toBe(true);
+    expect(Object.isFrozen(back)).toBe(true);
+    expect(Object.isFrozen(back.intent.fundingInstruction)).toBe(true);
+    expect(Object.isFrozen(back.transactions[0]!.amount)).toBe(true);
+  });
+
+  it('when text only looks like a UUID or an instant, then it comes back exactly as it was', () => {
+    const codec = new RecordCodec();
+    const texts = [
+      '3F0E4B1C-9A6D-4E2F-8B7A-1C2D3E4F5A6B',
+      '2025-02-30T00:00:00.000Z',
+      '2023-02-29T00:00:00.000Z',
+      '2024-02-29T23:59:59.999Z',
+      '1969-12-31T23:59:59.999Z',
+      '2025-03-10T24:00:00.000Z',
+      '2025-03-10T14:30:00Z',
+      '+275760-09-13T00:00:00.000Z',
+      '',
+      'São Paulo — 東京 😀',
+      'ÿ\u0000\u00ff',
+      'x'.repeat(300),
+    ];
+    expect(roundTrip(codec, { texts })).toStrictEqual({ texts });
+  });
+
+  it('when a field is undefined or named __proto__, then it is kept as an own field', () => {
+    const codec = new RecordCodec();
+    const record = JSON.parse('{"a":1,"__proto__":{"b":2}}') as Record<string, unknown>;
+    record.c = undefined;
+    const back = roundTrip(codec, record) as Record<string, unknown>;
+    expect(Object.keys(back)).toEqual(['a', '__proto__', 'c']);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(back.c).toBeUndefined();
+  });
+
+  it('when a value is not plain data (a Date, a Map, a class instance, a function), then it refuses to keep it', () => {
+    const codec = new RecordCodec();
+    class Box {}
+    for (const value of [{ at: new Date(0) }, { m: new Map() }, { b: new Box() }, { f: () => 1 }, { n: 1n }]) {
+      expect(codec.encode(value)).toBeUndefined();
+    }
+  });
+
+  it('when dictionary names are added, then records before and after decode the same', () => {
+    const codec = new RecordCodec();
+    const id = '3f0e4b1c-9a6d-4e2f-8b7a-1c2d3e4f5a6b';
+    const before = codec.encode({ accountId: id })!;
+    codec.name(id);
+    const after = codec.encode({ accountId: id })!;
+    expect(after.length).toBeLessThan(before.length);
+    expect(codec.decode(before)).toEqual(codec.decode(after));
+  });
+});
