@@ -1,6 +1,6 @@
 // fos-mock with N operations of the demo customer in its store, for the scaling benchmark.
 // Usage (node --expose-gc, tsx loader): seeded-mock.ts <port> <count> <stats file> <strict on|off> <secret>
-// Seeds through the Store interface before listening, then writes the seeding time and the heap
+// Seeds through the Store interface before answering, then writes the seeding time and the heap
 // before and after (each after a full GC), the customer and the first and last keys of its
 // operations to the stats file. GET /_bench/heap answers the settled heap at any later point
 // (what the creates of the run added).
@@ -35,6 +35,12 @@ async function main(): Promise<void> {
     config: { logLevel: 'silent', strictResponses: strict !== 'off', autoSettleMs: null, secret },
   });
   const customerId = mock.fixtures.customers[0]!.id;
+  // The port is taken before seeding (minutes at a million), so no other program can take it in
+  // the meantime and answer the bench's probe; until the store is seeded a connection is closed
+  // unanswered, which the probe reads as "not ready yet".
+  let ready: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const server = createServer((req, res) => (ready ? ready(req, res) : req.socket.destroy()), mock.deps.config);
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(Number(port), '127.0.0.1', resolve));
   const heapBefore = settledHeap();
   const started = performance.now();
   await seedOperations(store, mock.deps.reference, customerId, Number(count));
@@ -47,12 +53,11 @@ async function main(): Promise<void> {
   writeFileSync(statsFile, JSON.stringify({ count: Number(count), seedMs, heapBefore, heapAfter, customerId, keys }));
 
   // The one extra route is matched before the app so the app's own routes are untouched.
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
+  ready = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url !== '/_bench/heap') return mock.app(req, res);
     const heapUsed = settledHeap();
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ heapUsed, rss: process.memoryUsage().rss }));
   };
-  const server = createServer(listener, mock.deps.config).listen(Number(port), '127.0.0.1');
   process.on('SIGTERM', () => {
     // Not waited for: the process exits right away.
     void mock.close();
