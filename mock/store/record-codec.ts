@@ -39,8 +39,6 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const MAX_NAMES = 1 << 16;
 const MAX_SHAPES = 1 << 16;
 const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
-/** A UUID's chars, hyphens in place, filled in by each decode. */
-const UUID_CODES = [...'00000000-0000-0000-0000-000000000000'].map((c) => c.charCodeAt(0));
 
 class Unkeepable extends Error {}
 
@@ -54,6 +52,8 @@ export class RecordCodec {
   private length = 0;
   private readonly float = new Float64Array(1);
   private readonly floatBytes = new Uint8Array(this.float.buffer);
+  /** A UUID's chars, hyphens in place, filled in by each decode. */
+  private readonly uuidChars = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
   private input = '';
   private at = 0;
 
@@ -241,15 +241,15 @@ export class RecordCodec {
       }
       case UUID: {
         // One flat string (a `+=` chain would be a rope of small strings, several times larger).
-        const codes = UUID_CODES;
+        const chars = this.uuidChars;
         let at = 0;
         for (let i = 0; i < 16; i++) {
           if (i === 4 || i === 6 || i === 8 || i === 10) at++;
           const b = this.next();
-          codes[at++] = HEX_CODES[b >>> 4]!;
-          codes[at++] = HEX_CODES[b & 15]!;
+          chars[at++] = HEX_CODES[b >>> 4]!;
+          chars[at++] = HEX_CODES[b & 15]!;
         }
-        return String.fromCharCode(...codes);
+        return chars.toString('latin1', 0, 36);
       }
       case INSTANT: {
         let ms = 0;
