@@ -42,6 +42,11 @@ const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 
 class Unkeepable extends Error {}
 
+/** Buffer's own latin1 reader, without toString's argument handling (undocumented, stable since Node 0.x). */
+interface Latin1Slicer {
+  latin1Slice(start: number, end: number): string;
+}
+
 export class RecordCodec {
   private readonly names: string[] = [];
   private readonly nameIds = new Map<string, number>();
@@ -54,6 +59,10 @@ export class RecordCodec {
   private readonly floatBytes = new Uint8Array(this.float.buffer);
   /** A UUID's chars, hyphens in place, filled in by each decode. */
   private readonly uuidChars = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+  /** Per shape, a function that reads its values into an object literal of that shape. */
+  private readonly builders: Array<((codec: RecordCodec) => object) | undefined> = [];
+  private lastInstant = -1;
+  private lastInstantText = '';
   private input = '';
   private at = 0;
 
@@ -76,7 +85,7 @@ export class RecordCodec {
       if (error instanceof Unkeepable) return undefined;
       throw error;
     }
-    return this.out.toString('latin1', 0, this.length);
+    return (this.out as unknown as Latin1Slicer).latin1Slice(0, this.length);
   }
 
   /** The value `encode` was given, rebuilt and deep-frozen. */
@@ -211,7 +220,8 @@ export class RecordCodec {
     }
   }
 
-  private read(): unknown {
+  /** The next value of the input (the builders call it for each field, in order). */
+  read(): unknown {
     const tag = this.next();
     switch (tag) {
       case NULL:
@@ -249,25 +259,24 @@ export class RecordCodec {
           chars[at++] = HEX_CODES[b >>> 4]!;
           chars[at++] = HEX_CODES[b & 15]!;
         }
-        return chars.toString('latin1', 0, 36);
+        return (chars as unknown as Latin1Slicer).latin1Slice(0, 36);
       }
       case INSTANT: {
         let ms = 0;
         for (let i = 0; i < 6; i++) ms = ms * 256 + this.next();
-        return new Date(ms).toISOString();
+        // A record repeats its instants (createdAt, updatedAt, its state's): written once.
+        if (ms !== this.lastInstant) {
+          this.lastInstant = ms;
+          this.lastInstantText = new Date(ms).toISOString();
+        }
+        return this.lastInstantText;
       }
       case NAME:
         return this.names[this.readVarint()];
       case OBJECT: {
-        const keys = this.shapes[this.readVarint()]!;
-        const object: Record<string, unknown> = {};
-        for (const key of keys) {
-          const value = this.read();
-          // As JSON.parse does: `__proto__` is an own property, not the prototype.
-          if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-          else object[key] = value;
-        }
-        return Object.freeze(object);
+        const shape = this.readVarint();
+        const build = (this.builders[shape] ??= builderOf(this.shapes[shape]!));
+        return build(this);
       }
       case ARRAY: {
         const n = this.readVarint();
@@ -313,6 +322,19 @@ function instantMs(text: string): number | undefined {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (day > DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0)) return undefined;
   return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
+/**
+ * A function building a frozen object of these keys, in this order, from the codec's next
+ * values. Generated per shape because an object literal of fixed keys is built several times
+ * faster than one filled key by key (each `object[key] =` with a changing key is a slow
+ * generic store). Keys go in as JSON string literals; `__proto__` as a computed key, so it is an
+ * own field as JSON.parse makes it, not the prototype.
+ */
+function builderOf(keys: string[]): (codec: RecordCodec) => object {
+  const fields = keys.map((key) => (key === '__proto__' ? `["__proto__"]: c.read()` : `${JSON.stringify(key)}: c.read()`));
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from JSON string literals only (see above)
+  return new Function('c', `return Object.freeze({${fields.join(', ')}});`) as (codec: RecordCodec) => object;
 }
 
 function hasDigit(text: string): boolean {
