@@ -3,7 +3,6 @@
 // million ids are two large arrays rather than a million strings and map entries (about 100
 // bytes each). Any other id (fixtures, tests, imported snapshots) goes in an ordinary Map.
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const EMPTY = 0;
 const GONE = -1;
 const HEX = '0123456789abcdef';
@@ -18,6 +17,8 @@ export class IdIndex {
   private readonly others = new Map<string, number>();
   private readonly otherIds = new Map<number, string>();
   private readonly scratch = new Uint8Array(16);
+  private lastParsed = '';
+  private lastWasUuid = false;
   private count = 0;
 
   get size(): number {
@@ -79,14 +80,24 @@ export class IdIndex {
     return String.fromCharCode(...codes);
   }
 
-  /** Reads a canonical UUID into `scratch`; false for any other id. */
+  /** Reads a canonical UUID into `scratch`; false for any other id. The last id read is remembered (a get is often followed by a set). */
   private parse(id: string): boolean {
-    if (id.length !== 36 || !UUID_PATTERN.test(id)) return false;
+    if (id === this.lastParsed) return this.lastWasUuid;
+    this.lastParsed = id;
+    this.lastWasUuid = false;
+    if (id.length !== 36) return false;
     let at = 0;
     for (let i = 0; i < 36; i++) {
-      if (i === 8 || i === 13 || i === 18 || i === 23) continue;
-      this.scratch[at++] = (hexValue(id.charCodeAt(i)) << 4) | hexValue(id.charCodeAt(++i));
+      if (i === 8 || i === 13 || i === 18 || i === 23) {
+        if (id.charCodeAt(i) !== 45) return false;
+        continue;
+      }
+      const high = hexValue(id.charCodeAt(i));
+      const low = hexValue(id.charCodeAt(++i));
+      if (high < 0 || low < 0) return false;
+      this.scratch[at++] = (high << 4) | low;
     }
+    this.lastWasUuid = true;
     return true;
   }
 
@@ -130,6 +141,9 @@ export class IdIndex {
   }
 }
 
+/** 0 to 15 for a lowercase hex digit, -1 for anything else. */
 function hexValue(code: number): number {
-  return code <= 57 ? code - 48 : code - 87;
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  return -1;
 }

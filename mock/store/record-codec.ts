@@ -166,6 +166,15 @@ export class RecordCodec {
   }
 
   private writeString(text: string): void {
+    // Instants first: never dictionary names, and the commonest text after ids.
+    if (text.length === 24 && text.charCodeAt(10) === 84 && text.charCodeAt(23) === 90) {
+      const ms = instantMs(text);
+      if (ms !== undefined) {
+        this.byte(INSTANT);
+        for (let shift = 40; shift >= 0; shift -= 8) this.byte(Math.floor(ms / 2 ** shift) % 256);
+        return;
+      }
+    }
     const name = this.nameIds.get(text);
     if (name !== undefined) {
       this.byte(NAME);
@@ -178,14 +187,6 @@ export class RecordCodec {
         this.byte((hexValue(text.charCodeAt(i)) << 4) | hexValue(text.charCodeAt(++i)));
       }
       return;
-    }
-    if (text.length === 24 && text.charCodeAt(10) === 84 && text.charCodeAt(23) === 90) {
-      const ms = instantMs(text);
-      if (ms !== undefined) {
-        this.byte(INSTANT);
-        for (let shift = 40; shift >= 0; shift -= 8) this.byte(Math.floor(ms / 2 ** shift) % 256);
-        return;
-      }
     }
     if (this.names.length < MAX_NAMES && text.length <= 48 && !hasDigit(text)) {
       const id = this.names.length;
