@@ -198,8 +198,8 @@ export class MemoryStore implements Store {
   }
 
   private keepIdempotency(key: string, entry: IdempotencyEntry): void {
-    const frozen = deepFreeze(entry);
-    this.idempotency.set(key, this.codec.encode(frozen) ?? frozen);
+    // Frozen only when kept as an object: an encoded entry is a copy nothing can edit.
+    this.idempotency.set(key, this.codec.encode(entry) ?? deepFreeze(entry));
   }
 
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
