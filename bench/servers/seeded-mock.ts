@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   // The port is taken before seeding (minutes at a million), so no other program can take it in
   // the meantime and answer the bench's probe; until the store is seeded a connection is closed
   // unanswered, which the probe reads as "not ready yet".
-  let ready: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let ready: ((req: IncomingMessage, res: ServerResponse) => void) | undefined = undefined;
   const server = createServer((req, res) => (ready ? ready(req, res) : req.socket.destroy()), mock.deps.config);
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(Number(port), '127.0.0.1', resolve));
   const heapBefore = settledHeap();
