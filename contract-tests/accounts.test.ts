@@ -24,7 +24,7 @@ function ownerInput(owner: Account['owner']): Schemas['OwnerInput'] {
 }
 
 describeWhen(['stateful'], 'reading accounts', () => {
-  it('When the accounts are listed, then each is the customer’s and reads back identically', async () => {
+  it('When the accounts are listed, then each is the customer’s and reads back identically [DOC-SCHEMA, REQUEST-ID]', async () => {
     expect(accounts.length).toBeGreaterThan(0);
     expect(new Set(accounts.map((a) => a.customer.id)).size).toBe(1);
     for (const account of accounts) {
@@ -39,7 +39,7 @@ describeWhen(['stateful'], 'reading accounts', () => {
       expect(accounts.map((a) => a.id)).toContain(account.sourceAccountId);
   });
 
-  it('When an account id is not a uuid, then it answers 400; an unknown one 404', async () => {
+  it('When an account id is not a uuid, then it answers 400; an unknown one 404 [REQUEST-ID, VALIDATION-400, NOT-FOUND-404]', async () => {
     expect((await session().api.get('/api/accounts/12345')).status).toBe(400);
     expect((await session().api.get(`/api/accounts/${randomUUID()}`)).status).toBe(404);
   });
@@ -58,7 +58,8 @@ describeWhen(['writes', 'stateful'], 'replacing the owner', () => {
   }
 
   it(
-    'When an editable account gets a new company owner, ' + 'then taxId shows the sent identificationDocument and UBOs and assets are kept',
+    'When an editable account gets a new company owner, ' +
+      'then taxId shows the sent identificationDocument and UBOs and assets are kept [ACCOUNT-OWNER-REPLACE]',
     async () => {
       const account = await editable();
       expect(account).toBeDefined();
@@ -84,7 +85,7 @@ describeWhen(['writes', 'stateful'], 'replacing the owner', () => {
     ['an address with a three-letter country', { owner: { ...companyOwner, address: { ...companyOwner.address, country: 'BRA' } } }],
     ['no owner at all', {}],
     ['an owner that is a string', { owner: 'ACME' }],
-  ])('When the PATCH carries %s, then it answers 400 VALIDATION_ERROR', async (_name, body) => {
+  ])('When the PATCH carries %s, then it answers 400 VALIDATION_ERROR [VALIDATION-400]', async (_name, body) => {
     const res = await session().api.patch(`/v1/accounts/${accounts[0]!.id}`, body);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -94,7 +95,7 @@ describeWhen(['writes', 'stateful'], 'replacing the owner', () => {
 describeWhen(['control'], 'the review lock (control API)', () => {
   it(
     'When the account is submitted for review, then a PATCH answers 409 ACCOUNT_NOT_EDITABLE; ' +
-      'when review asks for action, then it is editable again',
+      'when review asks for action, then it is editable again [ACCOUNT-REVIEW-LOCK]',
     async () => {
       const { api, control } = session();
       let target: Account | undefined;

@@ -14,7 +14,7 @@ const tokenCall = (body: unknown, options = {}) => session().anonymous.post('/ap
 describe('the token call', () => {
   itWhen(
     ['stateful'],
-    'When a client exchanges its credentials, then it gets a Bearer JWT living 82800 s whose sub is its customer',
+    'When a client exchanges its credentials, then it gets a Bearer JWT living 82800 s whose sub is its customer [AUTH-TOKEN-LIFETIME]',
     async () => {
       const { api } = session();
       const res = await tokenCall(api.credentials);
@@ -30,7 +30,7 @@ describe('the token call', () => {
     },
   );
 
-  itWhen(['control'], 'When a token is issued, then exp is the mock clock plus 82800 s', async () => {
+  itWhen(['control'], 'When a token is issued, then exp is the mock clock plus 82800 s [AUTH-TOKEN-LIFETIME]', async () => {
     const { api, control } = session();
     const before = Date.parse((await control!.clock()).now);
     const res = await tokenCall(api.credentials);
@@ -40,7 +40,7 @@ describe('the token call', () => {
     expect(exp).toBeLessThanOrEqual(Math.ceil(after / 1000) + 82800);
   });
 
-  it('When one token is reused for many calls, then every call is accepted', async () => {
+  it('When one token is reused for many calls, then every call is accepted [AUTH-TOKEN-REUSABLE]', async () => {
     const { api } = session();
     const answers = await Promise.all([
       api.get('/api/accounts'),
@@ -57,7 +57,7 @@ describe('the token call', () => {
       ['a wrong secret', (id: string) => ({ clientId: id, clientSecret: 'certainly-not-the-secret' })],
       ['an unknown client', () => ({ clientId: 'no-such-client-anywhere', clientSecret: 'whatever' })],
     ],
-  )('When the call carries %s, then it answers 401 INVALID_CLIENT', async (_name, body) => {
+  )('When the call carries %s, then it answers 401 INVALID_CLIENT [AUTH-INVALID-CLIENT]', async (_name, body) => {
     const res = await tokenCall(body(session().api.credentials!.clientId));
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('INVALID_CLIENT');
@@ -70,16 +70,20 @@ describe('the token call', () => {
       ['a numeric clientId', { clientId: 42, clientSecret: 'x' }],
       ['an empty object', {}],
     ],
-  )('When the body has %s, then it answers 400 VALIDATION_ERROR', async (_name, body) => {
+  )('When the body has %s, then it answers 400 VALIDATION_ERROR [VALIDATION-400]', async (_name, body) => {
     const res = await tokenCall(body);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
 
-  it('When the token call is made without an idempotency key, then it is still answered (the token call needs none)', async () => {
-    const res = await tokenCall(session().api.credentials, { idempotencyKey: null });
-    expect(res.status).toBe(200);
-  });
+  it(
+    'When the token call is made without an idempotency key, ' +
+      'then it is still answered (the token call needs none) [AUTH-TOKEN-NO-KEY]',
+    async () => {
+      const res = await tokenCall(session().api.credentials, { idempotencyKey: null });
+      expect(res.status).toBe(200);
+    },
+  );
 });
 
 describeWhen(['stateful'], 'bearer tokens', () => {
@@ -99,7 +103,7 @@ describeWhen(['stateful'], 'bearer tokens', () => {
     ['a truncated signature', (token) => `Bearer ${token.slice(0, -6)}`],
   ];
 
-  it.each(forgeries)('When a request carries %s, then it answers 401 UNAUTHORIZED', async (_name, forge) => {
+  it.each(forgeries)('When a request carries %s, then it answers 401 UNAUTHORIZED [AUTH-REQUIRED-401]', async (_name, forge) => {
     const { api, anonymous } = session();
     const value = forge(await api.token());
     const res = await anonymous.get('/api/accounts', { auth: value === '' ? 'none' : value });
@@ -108,27 +112,34 @@ describeWhen(['stateful'], 'bearer tokens', () => {
   });
 
   const secured = samples(contract(), (op) => op.security);
-  it.each(secured.map((s) => [s.operationId, s] as const))('When %s is called without a token, then it answers 401', async (_id, s) => {
-    const res = await session().anonymous.call(s.method, s.path, { body: s.body, auth: 'none' });
-    expect(res.status).toBe(401);
-    expect(res.body.code).toBe('UNAUTHORIZED');
-  });
+  it.each(secured.map((s) => [s.operationId, s] as const))(
+    'When %s is called without a token, then it answers 401 [AUTH-REQUIRED-401]',
+    async (_id, s) => {
+      const res = await session().anonymous.call(s.method, s.path, { body: s.body, auth: 'none' });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('UNAUTHORIZED');
+    },
+  );
 
-  itWhen(['control'], 'When the mock clock passes the token’s exp, then the token answers 401 and a new one works', async () => {
-    const { api, control } = session();
-    expect((await api.get('/api/accounts')).status).toBe(200);
-    await control!.advance('23h');
-    await control!.advance('1s');
-    const expired = await api.get('/api/accounts');
-    expect(expired.status).toBe(401);
-    expect(expired.body.code).toBe('UNAUTHORIZED');
-    api.renewToken();
-    expect((await api.get('/api/accounts')).status).toBe(200);
-  });
+  itWhen(
+    ['control'],
+    'When the mock clock passes the token’s exp, then the token answers 401 and a new one works [AUTH-REQUIRED-401]',
+    async () => {
+      const { api, control } = session();
+      expect((await api.get('/api/accounts')).status).toBe(200);
+      await control!.advance('23h');
+      await control!.advance('1s');
+      const expired = await api.get('/api/accounts');
+      expect(expired.status).toBe(401);
+      expect(expired.body.code).toBe('UNAUTHORIZED');
+      api.renewToken();
+      expect((await api.get('/api/accounts')).status).toBe(200);
+    },
+  );
 });
 
 describe('versions', () => {
-  it('When X-Service-Version is 1 or absent, then the call is served', async () => {
+  it('When X-Service-Version is 1 or absent, then the call is served [VERSION-HEADER]', async () => {
     const { api } = session();
     expect((await api.get('/api/accounts', { headers: { 'X-Service-Version': '1' } })).status).toBe(200);
     expect((await api.get('/api/accounts')).status).toBe(200);
@@ -137,7 +148,7 @@ describe('versions', () => {
   itEachWhen(
     ['stateful'],
     samples(contract()).map((s) => [s.operationId, s] as const),
-  )('When %s asks for an unknown version, then it answers 400 UNSUPPORTED_VERSION', async (_id, s) => {
+  )('When %s asks for an unknown version, then it answers 400 UNSUPPORTED_VERSION [VERSION-HEADER]', async (_id, s) => {
     const { api, anonymous } = session();
     const client = s.op.security ? api : anonymous;
     const res = await client.call(s.method, s.path, { body: s.body, headers: { 'X-Service-Version': '999' } });

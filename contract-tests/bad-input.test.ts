@@ -28,7 +28,7 @@ describe('request bodies', () => {
   });
 
   itEachWhen(['stateful', 'rawBodies'], table(withBody))(
-    'When %s gets malformed JSON, then it answers 400 VALIDATION_ERROR naming the body',
+    'When %s gets malformed JSON, then it answers 400 VALIDATION_ERROR naming the body [VALIDATION-400]',
     async (_id, s) => {
       const res = await client(s).call(s.method, s.path, { raw: { body: '{"accountId": ', contentType: 'application/json' } });
       expect(res.status).toBe(400);
@@ -39,7 +39,7 @@ describe('request bodies', () => {
   );
 
   itEachWhen(['stateful'], table(withBody))(
-    'When %s gets a body over the size limit, then it answers 413 PAYLOAD_TOO_LARGE',
+    'When %s gets a body over the size limit, then it answers 413 PAYLOAD_TOO_LARGE [BODY-LIMITS]',
     async (_id, s) => {
       const res = await client(s).call(s.method, s.path, { raw: { body: OVERSIZED, contentType: 'application/json' } });
       expect(res.status).toBe(413);
@@ -48,7 +48,7 @@ describe('request bodies', () => {
   );
 
   itEachWhen(['stateful'], table(withBody))(
-    'When %s gets a body that is not JSON, then it answers 415 UNSUPPORTED_MEDIA_TYPE',
+    'When %s gets a body that is not JSON, then it answers 415 UNSUPPORTED_MEDIA_TYPE [BODY-LIMITS]',
     async (_id, s) => {
       const res = await client(s).call(s.method, s.path, { raw: { body: 'accountId=1&amount=2', contentType: 'text/plain' } });
       expect(res.status).toBe(415);
@@ -57,7 +57,7 @@ describe('request bodies', () => {
   );
 
   itEachWhen(['stateful'], table(withBody))(
-    'When %s gets fields of the wrong type, then it answers 400 naming each field',
+    'When %s gets fields of the wrong type, then it answers 400 naming each field [VALIDATION-400]',
     async (_id, s) => {
       const res = await client(s).call(s.method, s.path, { body: wrongTypes(s.body!) });
       expect(res.status).toBe(400);
@@ -74,7 +74,7 @@ describe('request bodies', () => {
   });
 
   itEachWhen(['stateful'], table(withBody.filter((s) => s.op.bodyRequired)))(
-    'When %s gets no body, then it answers 400 VALIDATION_ERROR',
+    'When %s gets no body, then it answers 400 VALIDATION_ERROR [VALIDATION-400]',
     async (_id, s) => {
       const res = await client(s).call(s.method, s.path, {});
       expect(res.status).toBe(400);
@@ -109,7 +109,7 @@ describe('bodies where the document takes none', () => {
 
 describeWhen(['stateful'], 'path ids', () => {
   it.each(table(withPathIds))(
-    'When %s names an id that is not a uuid, then it answers 400 VALIDATION_ERROR naming the path',
+    'When %s names an id that is not a uuid, then it answers 400 VALIDATION_ERROR naming the path [VALIDATION-400]',
     async (_id, s) => {
       const path = s.op.path.replace(/\{[^}]+\}/g, 'not-a-uuid');
       const res = await session().api.call(s.method, path, { body: s.body });

@@ -29,13 +29,13 @@ describe('the key is required', () => {
   itEachWhen(
     ['stateful'],
     keyed.map((s) => [s.operationId, s] as const),
-  )('When %s is sent without X-Idempotency-Key, then it answers 400 IDEMPOTENCY_KEY_REQUIRED', async (_id, s) => {
+  )('When %s is sent without X-Idempotency-Key, then it answers 400 IDEMPOTENCY_KEY_REQUIRED [IDEM-KEY-REQUIRED]', async (_id, s) => {
     const res = await session().api.call(s.method, s.path, { body: s.body, idempotencyKey: null });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
   });
 
-  itWhen(['stateful'], 'When the key is not a uuid, then it answers 400 VALIDATION_ERROR naming the header', async () => {
+  itWhen(['stateful'], 'When the key is not a uuid, then it answers 400 VALIDATION_ERROR naming the header [VALIDATION-400]', async () => {
     const res = await session().api.post('/v1/quotes', quoteBody(), { idempotencyKey: 'not-a-uuid' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -44,19 +44,22 @@ describe('the key is required', () => {
 });
 
 describeWhen(['stateful'], 'replays', () => {
-  it('When a quote request is repeated with its key, then the first answer comes back marked X-Idempotent-Replayed', async () => {
-    const { api } = session();
-    const key = randomUUID();
-    const first = await api.post<Quote>('/v1/quotes', quoteBody(), { idempotencyKey: key });
-    const again = await api.post<Quote>('/v1/quotes', quoteBody(), { idempotencyKey: key });
-    expect(first.status).toBe(201);
-    expect(first.replayed).toBe(false);
-    expect(again.status).toBe(201);
-    expect(again.replayed).toBe(true);
-    expect(again.body).toEqual(first.body);
-  });
+  it(
+    'When a quote request is repeated with its key, ' + 'then the first answer comes back marked X-Idempotent-Replayed [IDEM-REPLAY]',
+    async () => {
+      const { api } = session();
+      const key = randomUUID();
+      const first = await api.post<Quote>('/v1/quotes', quoteBody(), { idempotencyKey: key });
+      const again = await api.post<Quote>('/v1/quotes', quoteBody(), { idempotencyKey: key });
+      expect(first.status).toBe(201);
+      expect(first.replayed).toBe(false);
+      expect(again.status).toBe(201);
+      expect(again.replayed).toBe(true);
+      expect(again.body).toEqual(first.body);
+    },
+  );
 
-  it('When a subscription request is repeated with its key, then one subscription exists', async () => {
+  it('When a subscription request is repeated with its key, then one subscription exists [IDEM-REPLAY]', async () => {
     const { api, onClose } = session();
     const key = randomUUID();
     const body = { url: 'https://hooks.example.com/replay', resources: [{ name: 'OPERATION', events: ['OPERATION_FAILED'] }] };
@@ -67,7 +70,7 @@ describeWhen(['stateful'], 'replays', () => {
     expect(again.body.id).toBe(first.body.id);
   });
 
-  it('When the first answer was a refusal, then the replay answers the same refusal', async () => {
+  it('When the first answer was a refusal, then the replay answers the same refusal [IDEM-REPLAY]', async () => {
     const { api } = session();
     const key = randomUUID();
     const body = { ...quoteBody(), accountId: randomUUID() };
@@ -78,19 +81,23 @@ describeWhen(['stateful'], 'replays', () => {
     expect(again.body).toEqual(first.body);
   });
 
-  it('When a request is refused as invalid (400), then its key can be used again for the corrected request', async () => {
-    const { api } = session();
-    const key = randomUUID();
-    const refused = await api.post('/v1/quotes', { ...quoteBody(), sourceAmount: 'lots' }, { idempotencyKey: key });
-    expect(refused.status).toBe(400);
-    const accepted = await api.post('/v1/quotes', quoteBody(), { idempotencyKey: key });
-    expect(accepted.status).toBe(201);
-    expect(accepted.replayed).toBe(false);
-  });
+  it(
+    'When a request is refused as invalid (400), ' + 'then its key can be used again for the corrected request [IDEM-INVALID-NOT-BURNED]',
+    async () => {
+      const { api } = session();
+      const key = randomUUID();
+      const refused = await api.post('/v1/quotes', { ...quoteBody(), sourceAmount: 'lots' }, { idempotencyKey: key });
+      expect(refused.status).toBe(400);
+      const accepted = await api.post('/v1/quotes', quoteBody(), { idempotencyKey: key });
+      expect(accepted.status).toBe(201);
+      expect(accepted.replayed).toBe(false);
+    },
+  );
 
   itWhen(
     ['writes'],
-    'When a deposit is retried with its key, then the same operation comes back and the quote is consumed once',
+    'When a deposit is retried with its key, ' +
+      'then the same operation comes back and the quote is consumed once [IDEM-REPLAY, QUOTE-CONSUMED-ONCE]',
     async () => {
       const { api } = session();
       const quote = (
@@ -115,7 +122,7 @@ describeWhen(['stateful'], 'a key reused for another request', () => {
   // lookup to fail, so they are checked below with a real first request.
   const pairs = keyed.filter((s) => s.notFound);
   it.each(pairs.map((s) => [s.operationId, s] as const))(
-    'When %s gets a used key with another request, then it answers 422 IDEMPOTENCY_KEY_REUSED',
+    'When %s gets a used key with another request, then it answers 422 IDEMPOTENCY_KEY_REUSED [IDEM-KEY-REUSED]',
     async (_id, s) => {
       const { api } = session();
       const key = randomUUID();
@@ -133,7 +140,7 @@ describeWhen(['stateful'], 'a key reused for another request', () => {
     },
   );
 
-  it('When a quote key is reused with another amount, then it answers 422 and the first quote stands', async () => {
+  it('When a quote key is reused with another amount, then it answers 422 and the first quote stands [IDEM-KEY-REUSED]', async () => {
     const { api } = session();
     const key = randomUUID();
     const first = await api.post<Quote>('/v1/quotes', quoteBody('3.00'), { idempotencyKey: key });
@@ -143,7 +150,7 @@ describeWhen(['stateful'], 'a key reused for another request', () => {
     expect((await api.get<Quote>(`/v1/quotes/${first.body.id}`)).body.sourceAmount.value).toBe('3.00');
   });
 
-  it('When a subscription key is reused with another URL, then it answers 422', async () => {
+  it('When a subscription key is reused with another URL, then it answers 422 [IDEM-KEY-REUSED]', async () => {
     const { api, onClose } = session();
     const key = randomUUID();
     const first = await api.post<Subscription>(
@@ -156,7 +163,7 @@ describeWhen(['stateful'], 'a key reused for another request', () => {
     expect(second.status).toBe(422);
   });
 
-  it('When a beneficiary key is reused with another entity, then it answers 422', async () => {
+  it('When a beneficiary key is reused with another entity, then it answers 422 [IDEM-KEY-REUSED]', async () => {
     const { api } = session();
     const key = randomUUID();
     expect((await api.post('/v1/beneficiaries', { entity: person, relationshipType: 'THIRD_PARTY' }, { idempotencyKey: key })).status).toBe(
@@ -184,7 +191,7 @@ describeWhen(['stateful'], 'concurrent duplicates', () => {
     return ids;
   }
 
-  it('When the same quote request races with one key, then one quote is created', async () => {
+  it('When the same quote request races with one key, then one quote is created [IDEM-REPLAY]', async () => {
     const { api } = session();
     const key = randomUUID();
     const ids = await race(() => api.post<Quote>('/v1/quotes', quoteBody('5.00'), { idempotencyKey: key }));
@@ -194,7 +201,7 @@ describeWhen(['stateful'], 'concurrent duplicates', () => {
     expect([...ids][0]).toBe(replay.body.id);
   });
 
-  it('When the same subscription request races with one key, then one subscription is created', async () => {
+  it('When the same subscription request races with one key, then one subscription is created [IDEM-REPLAY]', async () => {
     const { api, onClose } = session();
     const key = randomUUID();
     const url = `https://hooks.example.com/race/${key}`;
@@ -213,7 +220,7 @@ describeWhen(['stateful'], 'concurrent duplicates', () => {
     expect(ids.size).toBe(1);
   });
 
-  it('When the same beneficiary request races with one key, then one beneficiary is created', async () => {
+  it('When the same beneficiary request races with one key, then one beneficiary is created [IDEM-REPLAY]', async () => {
     const { api } = session();
     const key = randomUUID();
     const lastName = `Race${key.slice(0, 8)}`;

@@ -76,18 +76,22 @@ function expectRequested(op: Operation, q: Quote | undefined, type: string) {
 describeWhen(['writes', 'stateful'], 'creating each kind', () => {
   const created: Operation[] = [];
 
-  it('When a deposit names an open quote, then it is REQUESTED with a PIX funding instruction and consumes the quote', async () => {
-    const q = await quote({ targetAsset: 'USDT' });
-    const res = await create.deposit(q);
-    expect(res.status).toBe(201);
-    expectRequested(res.body, q, 'DEPOSIT');
-    const intent = res.body.intent as { fundingInstruction: { rail: string; payload: string } };
-    expect(intent.fundingInstruction.rail).toBe('PIX');
-    expect(typeof intent.fundingInstruction.payload).toBe('string');
-    expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body).toMatchObject({ status: 'CONSUMED', operationId: res.body.id });
-    await expectReadBack(res.body);
-    created.push(res.body);
-  });
+  it(
+    'When a deposit names an open quote, ' +
+      'then it is REQUESTED with a PIX funding instruction and consumes the quote [OP-REQUESTED, OP-DEPOSIT-FUNDING, QUOTE-CONSUMED-ONCE]',
+    async () => {
+      const q = await quote({ targetAsset: 'USDT' });
+      const res = await create.deposit(q);
+      expect(res.status).toBe(201);
+      expectRequested(res.body, q, 'DEPOSIT');
+      const intent = res.body.intent as { fundingInstruction: { rail: string; payload: string } };
+      expect(intent.fundingInstruction.rail).toBe('PIX');
+      expect(typeof intent.fundingInstruction.payload).toBe('string');
+      expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body).toMatchObject({ status: 'CONSUMED', operationId: res.body.id });
+      await expectReadBack(res.body);
+      created.push(res.body);
+    },
+  );
 
   it('When a deposit names a payer, then the operation carries it', async () => {
     const payer = { name: 'Pagador Terceiro Ltda', taxId: { value: '11222333000181', type: 'CNPJ' } };
@@ -97,7 +101,7 @@ describeWhen(['writes', 'stateful'], 'creating each kind', () => {
     created.push(res.body);
   });
 
-  it('When a withdrawal names a saved beneficiary, then it is REQUESTED and names that beneficiary', async () => {
+  it('When a withdrawal names a saved beneficiary, then it is REQUESTED and names that beneficiary [OP-REQUESTED]', async () => {
     const q = await quote();
     const res = await create.withdrawal(q);
     expect(res.status).toBe(201);
@@ -107,7 +111,7 @@ describeWhen(['writes', 'stateful'], 'creating each kind', () => {
     created.push(res.body);
   });
 
-  it('When a swap names a quote between two assets, then it is REQUESTED', async () => {
+  it('When a swap names a quote between two assets, then it is REQUESTED [OP-REQUESTED]', async () => {
     const q = await quote({ sourceAsset: 'BRL', targetAsset: 'USDT' });
     const res = await create.swap(q);
     expect(res.status).toBe(201);
@@ -116,19 +120,23 @@ describeWhen(['writes', 'stateful'], 'creating each kind', () => {
     created.push(res.body);
   });
 
-  it('When a transfer moves BRL to another own account, then it is REQUESTED with its own 1:1 quote and names the target', async () => {
-    const res = await create.transfer('0.50');
-    expect(res.status).toBe(201);
-    expectRequested(res.body, undefined, 'TRANSFER');
-    expect(res.body.intent).toMatchObject({ type: 'TRANSFER', targetAccount: { id: accounts.other.id } });
-    expect(res.body.quote).not.toBeNull();
-    expect(new Decimal(res.body.quote!.rate).eq(1)).toBe(true);
-    expect(res.body.sourceAmount).toMatchObject({ value: '0.50', asset: 'BRL' });
-    await expectReadBack(res.body);
-    created.push(res.body);
-  });
+  it(
+    'When a transfer moves BRL to another own account, ' +
+      'then it is REQUESTED with its own 1:1 quote and names the target [OP-REQUESTED, OP-TRANSFER-QUOTE]',
+    async () => {
+      const res = await create.transfer('0.50');
+      expect(res.status).toBe(201);
+      expectRequested(res.body, undefined, 'TRANSFER');
+      expect(res.body.intent).toMatchObject({ type: 'TRANSFER', targetAccount: { id: accounts.other.id } });
+      expect(res.body.quote).not.toBeNull();
+      expect(new Decimal(res.body.quote!.rate).eq(1)).toBe(true);
+      expect(res.body.sourceAmount).toMatchObject({ value: '0.50', asset: 'BRL' });
+      await expectReadBack(res.body);
+      created.push(res.body);
+    },
+  );
 
-  it('When the operations are listed, then every one created here is there, newest first', async () => {
+  it('When the operations are listed, then every one created here is there, newest first [PAGE-SORT]', async () => {
     const all = await allPages<Operation>(session().api, '/v1/operations');
     const ids = all.map((o) => o.id);
     for (const op of created) expect(ids).toContain(op.id);
@@ -136,16 +144,29 @@ describeWhen(['writes', 'stateful'], 'creating each kind', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
-  it('When the account has propagating tags, then they are stamped on its operations', async () => {
-    const tags = (await session().api.get(`/api/accounts/${accounts.funded.id}`)).body.tags as Array<{ key: string | null; value: string }>;
-    for (const op of created)
+  it('When the account has propagating tags, then they are stamped on its operations [OP-TAGS-PROPAGATE]', async () => {
+    const tags = (await session().api.get(`/api/accounts/${accounts.funded.id}`)).body.tags as Array<{
+      key: string | null;
+      value: string;
+      propagates?: boolean;
+    }>;
+    // `propagates` is the document's own marking (the seed does not say how propagation shows):
+    // where the target marks its tags, an operation carries exactly the marked ones; elsewhere
+    // each of its tags must at least be one of the account's.
+    const marked = tags.some((tag) => tag.propagates !== undefined);
+    const propagating = tags.filter((tag) => tag.propagates === true).map(({ key, value }) => ({ key, value }));
+    if (marked) expect(propagating.length).toBeGreaterThan(0);
+    expect(created.length).toBeGreaterThan(0);
+    for (const op of created) {
+      if (marked) expect(op.tags.map(({ key, value }) => ({ key, value }))).toEqual(propagating);
       for (const tag of op.tags) expect(tags).toContainEqual(expect.objectContaining({ key: tag.key, value: tag.value }));
+    }
   });
 });
 
 describeWhen(['writes', 'stateful'], 'refused operations', () => {
   it.each(['withdrawal', 'swap'] as const)(
-    'When a %s reuses a consumed quote, then it answers 409 QUOTE_ALREADY_CONSUMED',
+    'When a %s reuses a consumed quote, then it answers 409 QUOTE_ALREADY_CONSUMED [QUOTE-CONSUMED-ONCE]',
     async (kind) => {
       const q = await quote({ targetAsset: kind === 'swap' ? 'USDT' : 'BRL' });
       expect((await create.deposit(q)).status).toBe(201);
@@ -155,14 +176,14 @@ describeWhen(['writes', 'stateful'], 'refused operations', () => {
     },
   );
 
-  it('When a swap uses a quote of another account, then it answers 422 QUOTE_ACCOUNT_MISMATCH', async () => {
+  it('When a swap uses a quote of another account, then it answers 422 QUOTE_ACCOUNT_MISMATCH [QUOTE-ACCOUNT-MATCH]', async () => {
     const q = await quote({ targetAsset: 'USDT' });
     const res = await create.swap(q, accounts.other.id);
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code: 'QUOTE_ACCOUNT_MISMATCH' });
   });
 
-  it('When a withdrawal names an unknown beneficiary, then it answers 404 and the quote stays open', async () => {
+  it('When a withdrawal names an unknown beneficiary, then it answers 404 and the quote stays open [NOT-FOUND-404]', async () => {
     const q = await quote();
     const res = await create.withdrawal(q, randomUUID());
     expect(res.status).toBe(404);
@@ -179,18 +200,21 @@ describeWhen(['writes', 'stateful'], 'refused operations', () => {
 });
 
 describeWhen(['stateful'], 'operations that cannot be made', () => {
-  it.each(['withdrawal', 'swap'] as const)('When a %s names a quote nobody has, then it answers 422 QUOTE_NOT_FOUND', async (kind) => {
-    const ghost = { id: randomUUID(), accountId: accounts.funded.id } as Quote;
-    const res = kind === 'swap' ? await create.swap(ghost) : await create.withdrawal(ghost);
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'QUOTE_NOT_FOUND' });
-  });
+  it.each(['withdrawal', 'swap'] as const)(
+    'When a %s names a quote nobody has, then it answers 422 QUOTE_NOT_FOUND [QUOTE-UNKNOWN]',
+    async (kind) => {
+      const ghost = { id: randomUUID(), accountId: accounts.funded.id } as Quote;
+      const res = kind === 'swap' ? await create.swap(ghost) : await create.withdrawal(ghost);
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'QUOTE_NOT_FOUND' });
+    },
+  );
 
-  it('When a transfer names an unknown target account, then it answers 404', async () => {
+  it('When a transfer names an unknown target account, then it answers 404 [NOT-FOUND-404]', async () => {
     expect((await create.transfer('0.50', randomUUID())).status).toBe(404);
   });
 
-  it('When an operation id is not a uuid, then reading it answers 400; an unknown one 404', async () => {
+  it('When an operation id is not a uuid, then reading it answers 400; an unknown one 404 [VALIDATION-400, NOT-FOUND-404]', async () => {
     expect((await session().api.get('/v1/operations/op-1')).status).toBe(400);
     expect((await session().api.get(`/v1/operations/${randomUUID()}`)).status).toBe(404);
   });
@@ -210,16 +234,19 @@ describeWhen(['control', 'writes'], 'settlement (control API)', () => {
     return (await session().api.get<Operation>(`/v1/operations/${op.id}`)).body;
   }
 
-  it('When a deposit settles, then it is COMPLETED with one confirmed transaction and the target asset is credited', async () => {
-    const before = await balance(accounts.funded.id, 'USDT');
-    const q = await quote({ targetAsset: 'USDT', sourceAmount: '10.00' });
-    const done = await settle((await create.deposit(q)).body);
-    expect(done.currentState.status).toBe('COMPLETED');
-    expect(done.transactions).toHaveLength(1);
-    expect((await balance(accounts.funded.id, 'USDT')).minus(before).toFixed()).toBe(new Decimal(q.targetAmount.value).toFixed());
-  });
+  it(
+    'When a deposit settles, ' + 'then it is COMPLETED with one confirmed transaction and the target asset is credited [OP-SETTLEMENT]',
+    async () => {
+      const before = await balance(accounts.funded.id, 'USDT');
+      const q = await quote({ targetAsset: 'USDT', sourceAmount: '10.00' });
+      const done = await settle((await create.deposit(q)).body);
+      expect(done.currentState.status).toBe('COMPLETED');
+      expect(done.transactions).toHaveLength(1);
+      expect((await balance(accounts.funded.id, 'USDT')).minus(before).toFixed()).toBe(new Decimal(q.targetAmount.value).toFixed());
+    },
+  );
 
-  it('When a transfer settles, then the source is debited and the target credited by the amount', async () => {
+  it('When a transfer settles, then the source is debited and the target credited by the amount [OP-SETTLEMENT]', async () => {
     const from = await balance(accounts.funded.id, 'BRL');
     const to = await balance(accounts.other.id, 'BRL');
     const done = await settle((await create.transfer('1.25')).body);
@@ -228,7 +255,7 @@ describeWhen(['control', 'writes'], 'settlement (control API)', () => {
     expect((await balance(accounts.other.id, 'BRL')).minus(to).toFixed(2)).toBe('1.25');
   });
 
-  it('When a swap settles, then the source asset is debited and the target asset credited', async () => {
+  it('When a swap settles, then the source asset is debited and the target asset credited [OP-SETTLEMENT]', async () => {
     const brl = await balance(accounts.funded.id, 'BRL');
     const usdt = await balance(accounts.funded.id, 'USDT');
     const q = await quote({ targetAsset: 'USDT', sourceAmount: '3.00' });
@@ -238,24 +265,27 @@ describeWhen(['control', 'writes'], 'settlement (control API)', () => {
     expect((await balance(accounts.funded.id, 'USDT')).minus(usdt).toFixed()).toBe(new Decimal(q.targetAmount.value).toFixed());
   });
 
-  it('When a withdrawal is short of funds, then it goes FAILED with INSUFFICIENT_BALANCE and moves nothing', async () => {
-    const { control } = session();
-    await control!.setBalances(accounts.other.id, { BRL: '0.00' });
-    const q = (
-      await session().api.post<Quote>('/v1/quotes', {
-        accountId: accounts.other.id,
-        sourceAsset: 'BRL',
-        targetAsset: 'BRL',
-        sourceAmount: '5.00',
-      })
-    ).body;
-    const done = await settle((await create.withdrawal(q)).body);
-    expect(done.currentState).toMatchObject({ status: 'FAILED', reason: { code: 'INSUFFICIENT_BALANCE' } });
-    expect(done.transactions).toEqual([]);
-    expect((await balance(accounts.other.id, 'BRL')).isZero()).toBe(true);
-  });
+  it(
+    'When a withdrawal is short of funds, ' + 'then it goes FAILED with INSUFFICIENT_BALANCE and moves nothing [OP-INSUFFICIENT-BALANCE]',
+    async () => {
+      const { control } = session();
+      await control!.setBalances(accounts.other.id, { BRL: '0.00' });
+      const q = (
+        await session().api.post<Quote>('/v1/quotes', {
+          accountId: accounts.other.id,
+          sourceAsset: 'BRL',
+          targetAsset: 'BRL',
+          sourceAmount: '5.00',
+        })
+      ).body;
+      const done = await settle((await create.withdrawal(q)).body);
+      expect(done.currentState).toMatchObject({ status: 'FAILED', reason: { code: 'INSUFFICIENT_BALANCE' } });
+      expect(done.transactions).toEqual([]);
+      expect((await balance(accounts.other.id, 'BRL')).isZero()).toBe(true);
+    },
+  );
 
-  itWhen(['control', 'writes'], 'When a withdrawal settles, then the account is debited by the source amount', async () => {
+  itWhen(['control', 'writes'], 'When a withdrawal settles, then the account is debited by the source amount [OP-SETTLEMENT]', async () => {
     const before = await balance(accounts.funded.id, 'BRL');
     const q = await quote({ sourceAmount: '4.00' });
     const done = await settle((await create.withdrawal(q)).body);

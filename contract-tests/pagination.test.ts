@@ -96,7 +96,7 @@ describe('walking every list', () => {
   });
 
   itEachWhen(['stateful'], lists)(
-    'When %s is walked one record at a time, then it sees what pages of 100 see, once each',
+    'When %s is walked one record at a time, then it sees what pages of 100 see, once each [PAGE-WALK, PAGE-TOTAL, PAGE-CURSOR-ENDS]',
     async (_id, path) => {
       const { api } = session();
       const big = await walk(api, path, 100, {}, 5);
@@ -114,19 +114,22 @@ describe('walking every list', () => {
     },
   );
 
-  itEachWhen(['stateful'], lists)('When %s is asked without a limit, then a page holds at most 10 records', async (_id, path) => {
-    const res = await session().api.get<Page<Keyed>>(path);
-    expect(res.status).toBe(200);
-    expect(res.body.data.length).toBeLessThanOrEqual(10);
-    expect(res.body.meta.total).toBe(res.body.data.length);
-  });
+  itEachWhen(['stateful'], lists)(
+    'When %s is asked without a limit, then a page holds at most 10 records [PAGE-LIMIT, PAGE-TOTAL]',
+    async (_id, path) => {
+      const res = await session().api.get<Page<Keyed>>(path);
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(10);
+      expect(res.body.meta.total).toBe(res.body.data.length);
+    },
+  );
 });
 
 describeWhen(['stateful'], 'moving back', () => {
   it.each([
     ['listReferenceEventTypes', '/v1/reference/eventTypes'],
     ['listSubscriptions', '/v1/subscriptions'],
-  ])('When %s follows previousCursor with PREVIOUS, then it gets the prior page again', async (_id, path) => {
+  ])('When %s follows previousCursor with PREVIOUS, then it gets the prior page again [PAGE-WALK]', async (_id, path) => {
     const { api } = session();
     const forward = await walk(api, path, 2, {}, 10);
     expect(forward.pages.length).toBeGreaterThanOrEqual(3);
@@ -140,7 +143,8 @@ describeWhen(['stateful'], 'moving back', () => {
   });
 
   it(
-    'When a walk goes back from the last page to the first, ' + 'then it meets every page again and the first has no previousCursor',
+    'When a walk goes back from the last page to the first, ' +
+      'then it meets every page again and the first has no previousCursor [PAGE-WALK, PAGE-CURSOR-ENDS]',
     async () => {
       const { api } = session();
       const path = '/v1/reference/eventTypes';
@@ -164,7 +168,7 @@ describeWhen(['stateful'], 'moving back', () => {
     },
   );
 
-  it('When the list is read ASCENDING, then it is the DESCENDING walk reversed', async () => {
+  it('When the list is read ASCENDING, then it is the DESCENDING walk reversed [PAGE-SORT]', async () => {
     const { api } = session();
     const desc = await walk(api, '/v1/subscriptions', 3, { sortOrder: 'DESCENDING' });
     const asc = await walk(api, '/v1/subscriptions', 3, { sortOrder: 'ASCENDING' });
@@ -177,7 +181,7 @@ describeWhen(['stateful'], 'moving back', () => {
 
 describeWhen(['stateful'], 'records added during a walk', () => {
   it.each(['DESCENDING', 'ASCENDING'])(
-    'When subscriptions are added while walking %s, then no record repeats and none of the first ones vanishes',
+    'When subscriptions are added while walking %s, then no record repeats and none of the first ones vanishes [PAGE-WALK]',
     async (order) => {
       const { api } = session();
       const before = (await walk(api, '/v1/subscriptions', 100, { sortOrder: order })).keys.filter((key) => mySubscriptions.includes(key));
@@ -203,7 +207,7 @@ describeWhen(['stateful'], 'records added during a walk', () => {
 describe('refused parameters', () => {
   const cases = lists.flatMap(([id, path]) => ['0', '101', '-1', 'ten', '2.5'].map((limit) => [id, limit, path] as const));
   itEachWhen(['stateful'], cases)(
-    'When %s is asked for limit=%s, then it answers 400 VALIDATION_ERROR naming query.limit',
+    'When %s is asked for limit=%s, then it answers 400 VALIDATION_ERROR naming query.limit [PAGE-LIMIT]',
     async (_id, limit, path) => {
       const res = await session().api.get(path, { query: { limit } });
       expect(res.status).toBe(400);
@@ -218,13 +222,26 @@ describe('refused parameters', () => {
       ['direction', 'SIDEWAYS'],
       ['sortOrder', 'RANDOM'],
     ],
-  )('When %s is %s, then it answers 400 VALIDATION_ERROR', async (name, value) => {
+  )('When %s is %s, then it answers 400 VALIDATION_ERROR [VALIDATION-400]', async (name, value) => {
     const res = await session().api.get('/v1/subscriptions', { query: { [name]: value } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
 
-  it('When the limit is 1 or 100, then it is accepted', async () => {
+  // The event-type look-up is the one list every customer has with more than 10 records (the
+  // seed's 12 event types), so the default page size shows there without creating anything.
+  itWhen(['stateful'], 'When a list of more than 10 is read without a limit, then its first page holds 10 [PAGE-LIMIT]', async () => {
+    const { api } = session();
+    const everything = await api.get<Page<Keyed>>('/v1/reference/eventTypes', { query: { limit: 100 } });
+    expect(everything.body.data.length).toBeGreaterThan(10);
+    const first = await api.get<Page<Keyed>>('/v1/reference/eventTypes');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map(keyOf)).toEqual(everything.body.data.slice(0, 10).map(keyOf));
+    expect(first.body.meta).toMatchObject({ total: 10, previousCursor: null });
+    expect(first.body.meta.nextCursor).not.toBeNull();
+  });
+
+  it('When the limit is 1 or 100, then it is accepted [PAGE-LIMIT]', async () => {
     const { api } = session();
     expect((await api.get('/v1/subscriptions', { query: { limit: 1 } })).status).toBe(200);
     expect((await api.get('/v1/subscriptions', { query: { limit: 100 } })).status).toBe(200);
@@ -232,7 +249,7 @@ describe('refused parameters', () => {
 
   itWhen(
     ['stateful'],
-    'When a cursor is forged, edited, truncated or borrowed from another list, then it answers 400 INVALID_CURSOR',
+    'When a cursor is forged, edited, truncated or borrowed from another list, then it answers 400 INVALID_CURSOR [PAGE-CURSOR-SIGNED]',
     async () => {
       const { api } = session();
       const page = await api.get<Page<Keyed>>('/v1/subscriptions', { query: { limit: 1 } });
@@ -246,9 +263,13 @@ describe('refused parameters', () => {
     },
   );
 
-  itWhen(['stateful'], 'When a cursor is longer than the document allows, then it answers 400 VALIDATION_ERROR', async () => {
-    const res = await session().api.get('/v1/subscriptions', { query: { cursor: 'x'.repeat(600) } });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-  });
+  itWhen(
+    ['stateful'],
+    'When a cursor is longer than the document allows, then it answers 400 VALIDATION_ERROR [VALIDATION-400]',
+    async () => {
+      const res = await session().api.get('/v1/subscriptions', { query: { cursor: 'x'.repeat(600) } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    },
+  );
 });

@@ -38,7 +38,8 @@ describeWhen(['stateful'], 'pricing', () => {
     ['BRL', 'USDT', '100.01'],
     ['USDT', 'BRL', '10.123457'],
   ])(
-    'When a quote is asked from a source amount (%s to %s), then the target is source x rate rounded down to the target scale',
+    'When a quote is asked from a source amount (%s to %s), ' +
+      'then the target is source x rate rounded down to the target scale [QUOTE-ROUNDING, DOC-STATUS, MONEY-DECIMAL-STRING]',
     async (sourceAsset, targetAsset, sourceAmount) => {
       const q = await quote({ sourceAsset, targetAsset, sourceAmount });
       expect(q).toMatchObject({ accountId: accounts.funded.id, status: 'OPEN', operationId: null });
@@ -51,14 +52,14 @@ describeWhen(['stateful'], 'pricing', () => {
     },
   );
 
-  it('When a quote is asked from a target amount, then the source covers it at the rate', async () => {
+  it('When a quote is asked from a target amount, then the source covers it at the rate [QUOTE-ROUNDING]', async () => {
     const q = await quote({ targetAsset: 'USDT', sourceAmount: undefined, targetAmount: '18.5' });
     expect(new Decimal(q.targetAmount.value).eq('18.5')).toBe(true);
     expect(new Decimal(q.sourceAmount.value).times(q.rate).gte(q.targetAmount.value)).toBe(true);
     expect(q.sourceAmount.value.split('.')[1]?.length ?? 0).toBe(q.sourceAmount.decimals);
   });
 
-  it('When source and target are the same asset, then the rate is 1:1', async () => {
+  it('When source and target are the same asset, then the rate is 1:1 [QUOTE-SAME-ASSET-1-1]', async () => {
     const q = await quote();
     expect(new Decimal(q.rate).eq(1)).toBe(true);
     expect(q.targetAmount.value).toBe(q.sourceAmount.value);
@@ -81,7 +82,7 @@ describeWhen(['stateful'], 'refused quote requests', () => {
     ['a negative amount', { sourceAmount: '-1.00' }],
     ['an account id that is not a uuid', { accountId: 'acc-1' }],
     ['an unknown field', { sourceAmmount: '1.00' }],
-  ])('When the request has %s, then it answers 400 VALIDATION_ERROR', async (_name, patch) => {
+  ])('When the request has %s, then it answers 400 VALIDATION_ERROR [VALIDATION-400]', async (_name, patch) => {
     const res = await session().api.post('/v1/quotes', {
       accountId: accounts.funded.id,
       sourceAsset: 'BRL',
@@ -93,43 +94,52 @@ describeWhen(['stateful'], 'refused quote requests', () => {
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
 
-  it('When a quote id is not a uuid, then reading it answers 400', async () => {
+  it('When a quote id is not a uuid, then reading it answers 400 [VALIDATION-400]', async () => {
     expect((await session().api.get('/v1/quotes/not-a-uuid')).status).toBe(400);
   });
 });
 
 describeWhen(['stateful'], 'using a quote', () => {
-  it('When a deposit names a quote nobody has, then it answers 422 QUOTE_NOT_FOUND', async () => {
+  it('When a deposit names a quote nobody has, then it answers 422 QUOTE_NOT_FOUND [QUOTE-UNKNOWN]', async () => {
     const res = await deposit(randomUUID());
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('QUOTE_NOT_FOUND');
   });
 
-  itWhen(['writes'], 'When a quote is used twice, then the second use answers 409 QUOTE_ALREADY_CONSUMED', async () => {
-    const q = await quote();
-    const first = await deposit(q.id);
-    expect(first.status).toBe(201);
-    const second = await deposit(q.id);
-    expect(second.status).toBe(409);
-    expect(second.body.code).toBe('QUOTE_ALREADY_CONSUMED');
-    const read = (await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body;
-    expect(read).toMatchObject({ status: 'CONSUMED', operationId: first.body.id });
-  });
-
-  itWhen(['writes'], 'When 20 deposits race for one quote, then exactly one wins and the others answer 409', async () => {
-    const q = await quote();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => deposit(q.id)));
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    for (const a of answers.filter((x) => x.status === 409)) expect(a.body.code).toBe('QUOTE_ALREADY_CONSUMED');
-    const winner = answers.find((a) => a.status === 201)!;
-    expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body.operationId).toBe(winner.body.id);
-  });
+  itWhen(
+    ['writes'],
+    'When a quote is used twice, then the second use answers 409 QUOTE_ALREADY_CONSUMED [QUOTE-CONSUMED-ONCE]',
+    async () => {
+      const q = await quote();
+      const first = await deposit(q.id);
+      expect(first.status).toBe(201);
+      const second = await deposit(q.id);
+      expect(second.status).toBe(409);
+      expect(second.body.code).toBe('QUOTE_ALREADY_CONSUMED');
+      const read = (await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body;
+      expect(read).toMatchObject({ status: 'CONSUMED', operationId: first.body.id });
+    },
+  );
 
   itWhen(
     ['writes'],
-    'When a quote of one account is used on another account, then it answers 422 QUOTE_ACCOUNT_MISMATCH and stays open',
+    'When 20 deposits race for one quote, then exactly one wins and the others answer 409 [QUOTE-CONSUMED-ONCE]',
+    async () => {
+      const q = await quote();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => deposit(q.id)));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+      for (const a of answers.filter((x) => x.status === 409)) expect(a.body.code).toBe('QUOTE_ALREADY_CONSUMED');
+      const winner = answers.find((a) => a.status === 201)!;
+      expect((await session().api.get<Quote>(`/v1/quotes/${q.id}`)).body.operationId).toBe(winner.body.id);
+    },
+  );
+
+  itWhen(
+    ['writes'],
+    'When a quote of one account is used on another account, ' +
+      'then it answers 422 QUOTE_ACCOUNT_MISMATCH and stays open [QUOTE-ACCOUNT-MATCH]',
     async () => {
       const q = await quote();
       const res = await deposit(q.id, accounts.other.id);
@@ -141,7 +151,7 @@ describeWhen(['stateful'], 'using a quote', () => {
 
   itWhen(
     ['control', 'writes'],
-    'When the mock clock passes expiresAt, then the quote reads EXPIRED and a deposit answers 422 QUOTE_EXPIRED',
+    'When the mock clock passes expiresAt, then the quote reads EXPIRED and a deposit answers 422 QUOTE_EXPIRED [QUOTE-EXPIRES]',
     async () => {
       const { control } = session();
       const q = await quote();

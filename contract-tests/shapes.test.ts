@@ -26,7 +26,7 @@ it('covers every operation of the document', () => {
 });
 
 it.each(all.map((s) => [s.operationId, s] as const))(
-  'When %s gets a well-formed request, then it answers a status it documents, in the document’s shape',
+  'When %s gets a well-formed request, then it answers a status it documents, in the document’s shape [DOC-STATUS, DOC-SCHEMA]',
   async (_id, s) => {
     const { api, anonymous, onClose } = session();
     const res = await (s.op.security ? api : anonymous).call(s.method, s.path, { body: s.body });
@@ -39,7 +39,7 @@ it.each(all.map((s) => [s.operationId, s] as const))(
 );
 
 it.each(lists.map((op) => [op.operationId, op.path] as const))(
-  'When %s is read without parameters, then it answers 200 with a {data, meta} page',
+  'When %s is read without parameters, then it answers 200 with a {data, meta} page [DOC-SCHEMA]',
   async (_id, path) => {
     const res = await session().api.get<Page<unknown>>(path);
     expect(res.status).toBe(200);

@@ -16,7 +16,7 @@ const session = useSession();
 describeWhen(['stateful'], 'unknown ids', () => {
   const lookups = samples(contract(), (op) => op.security && op.pathParams.length > 0);
   it.each(lookups.map((s) => [s.operationId, s] as const))(
-    'When %s names an id nobody has, then it answers 404 RESOURCE_NOT_FOUND',
+    'When %s names an id nobody has, then it answers 404 RESOURCE_NOT_FOUND [NOT-FOUND-404]',
     async (_id, s) => {
       const res = await session().api.call(s.method, s.path, { body: s.body });
       expect(res.status).toBe(404);
@@ -31,7 +31,7 @@ describeWhen(['stateful'], 'unknown ids', () => {
       ['createQuote', 'createDeposit', 'createWithdrawal', 'createSwap', 'createTransfer'].includes(op.operationId),
   );
   it.each(bodyLookups.map((s) => [s.operationId, s] as const))(
-    'When %s names an account nobody has, then it answers 404 RESOURCE_NOT_FOUND',
+    'When %s names an account nobody has, then it answers 404 RESOURCE_NOT_FOUND [NOT-FOUND-404]',
     async (_id, s) => {
       const res = await session().api.call(s.method, s.path, { body: s.body });
       expect(res.status).toBe(404);
@@ -61,33 +61,40 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
     s.onClose(() => mine.delete(`/v1/subscriptions/${subscription.id}`));
   });
 
-  it('When the customers list their accounts, then no account appears in both and each shows its own customer', async () => {
-    const a = (await mine.get<Page<{ id: string; customer: { id: string } }>>('/api/accounts', { query: { limit: 100 } })).body.data;
-    const b = (await theirs.get<Page<{ id: string; customer: { id: string } }>>('/api/accounts', { query: { limit: 100 } })).body.data;
-    const overlap = a.filter((x) => b.some((y) => y.id === x.id));
-    expect(overlap).toEqual([]);
-    expect(new Set(a.map((x) => x.customer.id)).size).toBe(1);
-    expect(new Set(b.map((x) => x.customer.id)).size).toBe(1);
-    expect(a[0]!.customer.id).not.toBe(b[0]!.customer.id);
-  });
+  it(
+    'When the customers list their accounts, ' + 'then no account appears in both and each shows its own customer [TENANCY-OWN-DATA]',
+    async () => {
+      const a = (await mine.get<Page<{ id: string; customer: { id: string } }>>('/api/accounts', { query: { limit: 100 } })).body.data;
+      const b = (await theirs.get<Page<{ id: string; customer: { id: string } }>>('/api/accounts', { query: { limit: 100 } })).body.data;
+      const overlap = a.filter((x) => b.some((y) => y.id === x.id));
+      expect(overlap).toEqual([]);
+      expect(new Set(a.map((x) => x.customer.id)).size).toBe(1);
+      expect(new Set(b.map((x) => x.customer.id)).size).toBe(1);
+      expect(a[0]!.customer.id).not.toBe(b[0]!.customer.id);
+    },
+  );
 
-  it('When one customer reads the other’s account, quote or subscription, then it gets the same 404 as for an unknown id', async () => {
-    for (const path of [
-      `/api/accounts/${accounts.funded.id}`,
-      `/v1/quotes/${quote.id}`,
-      `/v1/subscriptions/${subscription.id}`,
-      `/v1/subscriptions/${subscription.id}/executionLogs`,
-    ]) {
-      const foreign = await theirs.get(path);
-      const unknown = await theirs.get(path.replace(/[0-9a-f-]{36}/, randomUUID()));
-      expect(foreign.status).toBe(404);
-      expect(foreign.body.code).toBe('RESOURCE_NOT_FOUND');
-      expect(foreign.body.code).toBe(unknown.body.code);
-      expect(Object.keys(foreign.body.details ?? {}).sort()).toEqual(Object.keys(unknown.body.details ?? {}).sort());
-    }
-  });
+  it(
+    'When one customer reads the other’s account, quote or subscription, ' +
+      'then it gets the same 404 as for an unknown id [TENANCY-OWN-DATA]',
+    async () => {
+      for (const path of [
+        `/api/accounts/${accounts.funded.id}`,
+        `/v1/quotes/${quote.id}`,
+        `/v1/subscriptions/${subscription.id}`,
+        `/v1/subscriptions/${subscription.id}/executionLogs`,
+      ]) {
+        const foreign = await theirs.get(path);
+        const unknown = await theirs.get(path.replace(/[0-9a-f-]{36}/, randomUUID()));
+        expect(foreign.status).toBe(404);
+        expect(foreign.body.code).toBe('RESOURCE_NOT_FOUND');
+        expect(foreign.body.code).toBe(unknown.body.code);
+        expect(Object.keys(foreign.body.details ?? {}).sort()).toEqual(Object.keys(unknown.body.details ?? {}).sort());
+      }
+    },
+  );
 
-  it('When one customer reads the other’s beneficiary, then it answers 404 and the list does not show it', async () => {
+  it('When one customer reads the other’s beneficiary, then it answers 404 and the list does not show it [TENANCY-OWN-DATA]', async () => {
     const beneficiary = await findBeneficiary(mine);
     expect(beneficiary).toBeDefined();
     expect((await theirs.get(`/v1/beneficiaries/${beneficiary!.id}`)).status).toBe(404);
@@ -95,18 +102,22 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
     expect(listed.map((b) => b.id)).not.toContain(beneficiary!.id);
   });
 
-  it('When one customer changes or deletes the other’s subscription, then it answers 404 and the subscription is untouched', async () => {
-    expect((await theirs.patch(`/v1/subscriptions/${subscription.id}`, { allowRetry: true })).status).toBe(404);
-    expect((await theirs.delete(`/v1/subscriptions/${subscription.id}`)).status).toBe(404);
-    expect((await theirs.post(`/v1/subscriptions/${subscription.id}/executionLogs/${randomUUID()}/resend`)).status).toBe(404);
-    const still = await mine.get<Subscription>(`/v1/subscriptions/${subscription.id}`);
-    expect(still.status).toBe(200);
-    expect(still.body).toEqual(subscription);
-    const listed = (await theirs.get<Page<{ id: string }>>('/v1/subscriptions', { query: { limit: 100 } })).body.data;
-    expect(listed.map((x) => x.id)).not.toContain(subscription.id);
-  });
+  it(
+    'When one customer changes or deletes the other’s subscription, ' +
+      'then it answers 404 and the subscription is untouched [TENANCY-OWN-DATA]',
+    async () => {
+      expect((await theirs.patch(`/v1/subscriptions/${subscription.id}`, { allowRetry: true })).status).toBe(404);
+      expect((await theirs.delete(`/v1/subscriptions/${subscription.id}`)).status).toBe(404);
+      expect((await theirs.post(`/v1/subscriptions/${subscription.id}/executionLogs/${randomUUID()}/resend`)).status).toBe(404);
+      const still = await mine.get<Subscription>(`/v1/subscriptions/${subscription.id}`);
+      expect(still.status).toBe(200);
+      expect(still.body).toEqual(subscription);
+      const listed = (await theirs.get<Page<{ id: string }>>('/v1/subscriptions', { query: { limit: 100 } })).body.data;
+      expect(listed.map((x) => x.id)).not.toContain(subscription.id);
+    },
+  );
 
-  it('When one customer quotes on the other’s account, then it answers 404', async () => {
+  it('When one customer quotes on the other’s account, then it answers 404 [TENANCY-OWN-DATA]', async () => {
     const res = await theirs.post('/v1/quotes', {
       accountId: accounts.funded.id,
       sourceAsset: 'BRL',
@@ -119,7 +130,7 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
 
   itWhen(
     ['writes'],
-    'When one customer spends the other’s quote or patches the other’s account, then it is refused and nothing moves',
+    'When one customer spends the other’s quote or patches the other’s account, then it is refused and nothing moves [TENANCY-OWN-DATA]',
     async () => {
       const theirAccounts = (await theirs.get<Page<{ id: string }>>('/api/accounts', { query: { limit: 1 } })).body.data;
       const deposit = await theirs.post('/v1/operations/deposits', {
@@ -145,7 +156,7 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
     },
   );
 
-  it('When one customer sends the other’s cursor, then it answers 400 INVALID_CURSOR', async () => {
+  it('When one customer sends the other’s cursor, then it answers 400 INVALID_CURSOR [PAGE-CURSOR-SIGNED]', async () => {
     const page = await mine.get<Page<unknown>>('/api/accounts', { query: { limit: 1 } });
     expect(page.body.meta.nextCursor).not.toBeNull();
     const res = await theirs.get('/api/accounts', { query: { limit: 1, cursor: page.body.meta.nextCursor!, direction: 'NEXT' } });
@@ -153,7 +164,7 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
     expect(res.body.code).toBe('INVALID_CURSOR');
   });
 
-  it('When both customers use the same idempotency key, then neither sees the other’s answer', async () => {
+  it('When both customers use the same idempotency key, then neither sees the other’s answer [TENANCY-IDEMPOTENCY-SCOPE]', async () => {
     const key = randomUUID();
     const first = await mine.post<Quote>(
       '/v1/quotes',

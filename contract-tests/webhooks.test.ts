@@ -65,7 +65,8 @@ const logsAtLeast = (subscriptionId: string, count: number, query: Record<string
 
 describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
   it(
-    'When a payment instruction is saved, ' + 'then the subscriber gets a JSON POST matching the document, logged once as SUCCESS',
+    'When a payment instruction is saved, ' +
+      'then the subscriber gets a JSON POST matching the document, logged once as SUCCESS [HOOK-DELIVERY, HOOK-PAYLOAD, HOOK-LOG-OUTCOME]',
     async () => {
       const endpoint = receiver.endpoint();
       const sub = await subscribe(endpoint.url);
@@ -96,7 +97,8 @@ describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
 
   itWhen(
     ['writes'],
-    'When an operation is requested (and, with the control API, settled), then its OPERATION_* events arrive in order',
+    'When an operation is requested (and, with the control API, settled), ' +
+      'then its OPERATION_* events arrive in order [HOOK-EVENT-SELECTION, HOOK-DELIVERY]',
     async () => {
       const { api, control } = session();
       const endpoint = receiver.endpoint();
@@ -124,7 +126,7 @@ describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
 
   itWhen(
     ['control', 'secondCustomer'],
-    'When other events happen, then a subscriber receives only its own customer’s events of the types it named',
+    'When other events happen, then a subscriber receives only its own customer’s events of the types it named [HOOK-EVENT-SELECTION]',
     async () => {
       const endpoint = receiver.endpoint();
       await subscribe(endpoint.url);
@@ -150,7 +152,7 @@ describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
 
   itWhen(
     ['control'],
-    'When a subscription has includeAll, then it receives every event of its customer, in the order they happened',
+    'When a subscription has includeAll, then it receives every event of its customer, in the order they happened [HOOK-EVENT-SELECTION]',
     async () => {
       const endpoint = receiver.endpoint();
       await subscribe(endpoint.url, { includeAll: true, resources: undefined });
@@ -169,42 +171,57 @@ describeWhen(['webhooks', 'stateful'], 'failed deliveries', () => {
     ['answers 500', { status: 500 } as const, 500],
     ['answers 404', { status: 404 } as const, 404],
     ['resets the connection', 'reset' as const, 0],
-  ])('When the receiver %s, then the attempt is logged FAILED with that httpStatus and an error', async (_name, behaviour, httpStatus) => {
-    const endpoint = receiver.endpoint({ fallback: behaviour });
-    const sub = await subscribe(endpoint.url);
-    await trigger();
-    const [log] = (await logsAtLeast(sub.id, 1)).data;
-    expect(log).toMatchObject({ status: 'FAILED', httpStatus, retryAttempts: 0 });
-    expect(log!.error).toEqual(expect.any(String));
-  });
+  ])(
+    'When the receiver %s, then the attempt is logged FAILED with that httpStatus and an error [HOOK-LOG-OUTCOME]',
+    async (_name, behaviour, httpStatus) => {
+      const endpoint = receiver.endpoint({ fallback: behaviour });
+      const sub = await subscribe(endpoint.url);
+      await trigger();
+      const [log] = (await logsAtLeast(sub.id, 1)).data;
+      expect(log).toMatchObject({ status: 'FAILED', httpStatus, retryAttempts: 0 });
+      expect(log!.error).toEqual(expect.any(String));
+    },
+  );
 
-  itWhen(['loopbackReceiver'], 'When nothing listens at the URL, then the attempt is logged FAILED with httpStatus 0', async () => {
-    const sub = await subscribe(`http://127.0.0.1:${await closedPort()}/hooks`);
-    await trigger();
-    const [log] = (await logsAtLeast(sub.id, 1)).data;
-    expect(log).toMatchObject({ status: 'FAILED', httpStatus: 0 });
-    expect(log!.error).toEqual(expect.any(String));
-  });
+  itWhen(
+    ['loopbackReceiver'],
+    'When nothing listens at the URL, then the attempt is logged FAILED with httpStatus 0 [HOOK-LOG-OUTCOME]',
+    async () => {
+      const sub = await subscribe(`http://127.0.0.1:${await closedPort()}/hooks`);
+      await trigger();
+      const [log] = (await logsAtLeast(sub.id, 1)).data;
+      expect(log).toMatchObject({ status: 'FAILED', httpStatus: 0 });
+      expect(log!.error).toEqual(expect.any(String));
+    },
+  );
 
-  itWhen(['control'], 'When the receiver redirects, then the redirect is not followed and the attempt is FAILED', async () => {
-    const elsewhere = receiver.endpoint();
-    const endpoint = receiver.endpoint({ fallback: { status: 302, location: elsewhere.url } });
-    const sub = await subscribe(endpoint.url);
-    await trigger();
-    const [log] = (await logsAtLeast(sub.id, 1)).data;
-    expect(log).toMatchObject({ status: 'FAILED', httpStatus: 302 });
-    expect(elsewhere.received).toEqual([]);
-  });
+  itWhen(
+    ['control'],
+    'When the receiver redirects, then the redirect is not followed and the attempt is FAILED [HOOK-LOG-OUTCOME]',
+    async () => {
+      const elsewhere = receiver.endpoint();
+      const endpoint = receiver.endpoint({ fallback: { status: 302, location: elsewhere.url } });
+      const sub = await subscribe(endpoint.url);
+      await trigger();
+      const [log] = (await logsAtLeast(sub.id, 1)).data;
+      expect(log).toMatchObject({ status: 'FAILED', httpStatus: 302 });
+      expect(elsewhere.received).toEqual([]);
+    },
+  );
 
-  itWhen(['control'], 'When retries are off, then a failed delivery is attempted once, however long the clock runs', async () => {
-    const endpoint = receiver.endpoint({ fallback: { status: 503 } });
-    const sub = await subscribe(endpoint.url, { allowRetry: false });
-    await trigger();
-    await session().control!.advance('2h');
-    await session().deliveriesIdle();
-    expect((await logs(sub.id)).data).toHaveLength(1);
-    expect(endpoint.received).toHaveLength(1);
-  });
+  itWhen(
+    ['control'],
+    'When retries are off, then a failed delivery is attempted once, however long the clock runs [HOOK-RETRY]',
+    async () => {
+      const endpoint = receiver.endpoint({ fallback: { status: 503 } });
+      const sub = await subscribe(endpoint.url, { allowRetry: false });
+      await trigger();
+      await session().control!.advance('2h');
+      await session().deliveriesIdle();
+      expect((await logs(sub.id)).data).toHaveLength(1);
+      expect(endpoint.received).toHaveLength(1);
+    },
+  );
 });
 
 describeWhen(['webhooks', 'control', 'stateful'], 'retries (control clock)', () => {
@@ -219,7 +236,8 @@ describeWhen(['webhooks', 'control', 'stateful'], 'retries (control clock)', () 
   }
 
   it(
-    'When a receiver fails once and then recovers, ' + 'then the same message is retried when due and logged SUCCESS with retryAttempts 1',
+    'When a receiver fails once and then recovers, ' +
+      'then the same message is retried when due and logged SUCCESS with retryAttempts 1 [HOOK-RETRY, HOOK-MESSAGE-ID-STABLE]',
     async () => {
       const endpoint = receiver.endpoint();
       endpoint.script({ status: 500 });
@@ -237,7 +255,7 @@ describeWhen(['webhooks', 'control', 'stateful'], 'retries (control clock)', () 
     },
   );
 
-  it('When a receiver never recovers, then the retries stop at the end of the schedule', async () => {
+  it('When a receiver never recovers, then the retries stop at the end of the schedule [HOOK-RETRY]', async () => {
     const endpoint = receiver.endpoint({ fallback: { status: 503 } });
     const sub = await subscribe(endpoint.url, { allowRetry: true });
     await trigger();
@@ -252,30 +270,34 @@ describeWhen(['webhooks', 'control', 'stateful'], 'retries (control clock)', () 
 });
 
 describeWhen(['webhooks', 'stateful'], 'resend', () => {
-  it('When a failed message is resent, then it is delivered again at once with the same message id, as a new logged attempt', async () => {
-    const endpoint = receiver.endpoint({ fallback: { status: 500 } });
-    const sub = await subscribe(endpoint.url);
-    await trigger();
-    const [failed] = (await logsAtLeast(sub.id, 1)).data;
-    endpoint.fallback = { status: 204 };
-    const res = await session().api.post<ExecutionLog>(`/v1/subscriptions/${sub.id}/executionLogs/${failed!.id}/resend`);
-    expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({
-      subscriptionId: sub.id,
-      messageId: failed!.messageId,
-      eventType: failed!.eventType,
-      payload: failed!.payload,
-    });
-    expect(res.body.id).not.toBe(failed!.id);
-    const received = await endpoint.waitFor(2);
-    expect(received.map((r) => checkDelivery(session(), r).messageId)).toEqual([failed!.messageId, failed!.messageId]);
-    const after = await logsAtLeast(sub.id, 2);
-    expect(after.data.map((l) => l.id)).toContain(res.body.id);
-  });
+  it(
+    'When a failed message is resent, ' +
+      'then it is delivered again at once with the same message id, as a new logged attempt [HOOK-RESEND, HOOK-MESSAGE-ID-STABLE]',
+    async () => {
+      const endpoint = receiver.endpoint({ fallback: { status: 500 } });
+      const sub = await subscribe(endpoint.url);
+      await trigger();
+      const [failed] = (await logsAtLeast(sub.id, 1)).data;
+      endpoint.fallback = { status: 204 };
+      const res = await session().api.post<ExecutionLog>(`/v1/subscriptions/${sub.id}/executionLogs/${failed!.id}/resend`);
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({
+        subscriptionId: sub.id,
+        messageId: failed!.messageId,
+        eventType: failed!.eventType,
+        payload: failed!.payload,
+      });
+      expect(res.body.id).not.toBe(failed!.id);
+      const received = await endpoint.waitFor(2);
+      expect(received.map((r) => checkDelivery(session(), r).messageId)).toEqual([failed!.messageId, failed!.messageId]);
+      const after = await logsAtLeast(sub.id, 2);
+      expect(after.data.map((l) => l.id)).toContain(res.body.id);
+    },
+  );
 
   it(
     'When a resend is repeated with its key while the first is still delivering, ' +
-      'then it answers 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, and later replays',
+      'then it answers 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, and later replays [IDEM-REPLAY]',
     async () => {
       const endpoint = receiver.endpoint({ fallback: { status: 500 } });
       const sub = await subscribe(endpoint.url);
@@ -303,7 +325,7 @@ describeWhen(['webhooks', 'stateful'], 'resend', () => {
     },
   );
 
-  it('When an unknown log is resent, then it answers 404', async () => {
+  it('When an unknown log is resent, then it answers 404 [NOT-FOUND-404]', async () => {
     const sub = await subscribe('https://hooks.example.com/resend');
     const res = await session().api.post(`/v1/subscriptions/${sub.id}/executionLogs/${randomUUID()}/resend`);
     expect(res.status).toBe(404);
@@ -333,13 +355,13 @@ describeWhen(['webhooks', 'stateful'], 'listing and filtering logs', () => {
       .map((l) => l.id)
       .sort();
 
-  it('When logs are listed, then the most recent comes first and each is the subscription’s', () => {
+  it('When logs are listed, then the most recent comes first and each is the subscription’s [PAGE-SORT]', () => {
     expect(all).toHaveLength(2);
     expect(Date.parse(all[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(all[1]!.createdAt));
     expect(all.every((l) => l.subscriptionId === sub.id)).toBe(true);
   });
 
-  it('When logs are walked one at a time, then each appears once and PREVIOUS returns the first page', async () => {
+  it('When logs are walked one at a time, then each appears once and PREVIOUS returns the first page [PAGE-WALK]', async () => {
     const first = await logs(sub.id, { limit: 1 });
     expect(first.meta.previousCursor).toBeNull();
     const second = await logs(sub.id, { limit: 1, cursor: first.meta.nextCursor!, direction: 'NEXT' });
@@ -360,19 +382,19 @@ describeWhen(['webhooks', 'stateful'], 'listing and filtering logs', () => {
     ['; as AND', () => 'status[eq]=SUCCESS;retryAttempts[eq]=0', (l) => l.status === 'SUCCESS'],
     ['a quoted message id', (l) => `messageId[eq]="${l.messageId}"`, (l) => l === all[0]],
     ['a nested expression', () => 'or(and(status[eq]=FAILED,httpStatus[eq]=500),and(status[eq]=SUCCESS,httpStatus[eq]=200))', () => true],
-  ])('When logs are filtered by %s, then only the matching ones come back', async (_name, expression, holds) => {
+  ])('When logs are filtered by %s, then only the matching ones come back [FILTER-SELECTS]', async (_name, expression, holds) => {
     const expr = expression(all[0]!);
     expect(await filtered(expr)).toEqual(ids(holds));
   });
 
-  it('When logs are filtered by creation time, then the instants compare as instants', async () => {
+  it('When logs are filtered by creation time, then the instants compare as instants [FILTER-SELECTS]', async () => {
     const oldest = all[all.length - 1]!;
     expect(await filtered(`createdAt[gte]=${oldest.createdAt}`)).toEqual(ids(() => true));
     expect(await filtered(`createdAt[lt]=${oldest.createdAt}`)).toEqual([]);
   });
 
   it.each([['status[like]=FAILED'], ['colour[eq]=red'], ['status[eq]=FAILED)'], ['or(status[eq]=FAILED'], ['httpStatus[gt]=']])(
-    'When the filter is %s, then it answers 400 INVALID_FILTER with the position of the problem',
+    'When the filter is %s, then it answers 400 INVALID_FILTER with the position of the problem [FILTER-INVALID]',
     async (filters) => {
       const res = await session().api.get(`/v1/subscriptions/${sub.id}/executionLogs`, { query: { filters } });
       expect(res.status).toBe(400);
@@ -383,9 +405,12 @@ describeWhen(['webhooks', 'stateful'], 'listing and filtering logs', () => {
 });
 
 describeWhen(['stateful'], 'execution logs of an unknown subscription', () => {
-  it('When the logs of a subscription nobody has are listed, then it answers 404 RESOURCE_NOT_FOUND (seed)', async () => {
-    const res = await session().api.get(`/v1/subscriptions/${randomUUID()}/executionLogs`);
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
-  });
+  it(
+    'When the logs of a subscription nobody has are listed, ' + 'then it answers 404 RESOURCE_NOT_FOUND (seed) [NOT-FOUND-404, ERROR-BODY]',
+    async () => {
+      const res = await session().api.get(`/v1/subscriptions/${randomUUID()}/executionLogs`);
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('RESOURCE_NOT_FOUND');
+    },
+  );
 });
