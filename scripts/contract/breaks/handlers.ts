@@ -35,6 +35,7 @@ async function countAll(id: string, ctx: ValidatedRequest): Promise<number> {
 
 export const createQuote200: Break = {
   id: 'create-quote-200',
+  rules: ['DOC-STATUS'],
   what: 'createQuote answers 200 instead of 201',
   files: ['quotes'],
   options: () => ({
@@ -44,6 +45,7 @@ export const createQuote200: Break = {
 
 export const totalCountsEverything: Break = {
   id: 'total-counts-everything',
+  rules: ['PAGE-TOTAL'],
   what: 'meta.total counts every record of the list, not the page',
   files: ['pagination'],
   options: () => ({
@@ -64,6 +66,7 @@ export const totalCountsEverything: Break = {
 
 export const tenancyLeak: Break = {
   id: 'tenancy-leak',
+  rules: ['TENANCY-OWN-DATA'],
   what: 'getAccount answers another customer’s account',
   files: ['tenancy'],
   options: (mock) => ({
@@ -83,6 +86,7 @@ export const tenancyLeak: Break = {
 
 export const teapot418: Break = {
   id: 'teapot-418',
+  rules: ['DOC-STATUS', 'SUB-REFERENCE'],
   what: 'listReferenceResources answers 418 (a status the document does not give it)',
   files: ['subscriptions'],
   options: () => ({
@@ -95,6 +99,7 @@ export const teapot418: Break = {
 
 export const deleteIsANoOp: Break = {
   id: 'delete-is-a-no-op',
+  rules: ['SUB-LIFECYCLE'],
   what: 'deleteSubscription answers 204 and deletes nothing',
   files: ['subscriptions'],
   options: () => ({
@@ -102,6 +107,21 @@ export const deleteIsANoOp: Break = {
       t.deleteSubscription = async ({ customerId, params, services }) => {
         await services.subscriptions.get(customerId, params.subscriptionId);
         return { status: 204 };
+      };
+    }),
+  }),
+};
+
+export const resendDeliversNothing: Break = {
+  id: 'resend-delivers-nothing',
+  rules: ['HOOK-RESEND'],
+  what: 'a resend answers 202 with the old log and delivers nothing',
+  files: ['webhooks'],
+  options: () => ({
+    handlers: withHandlers((t) => {
+      t.resendExecutionLog = async ({ customerId, params, services }) => {
+        const { log } = await services.subscriptions.getLog(customerId, params.subscriptionId, params.executionLogId);
+        return { status: 202, body: log };
       };
     }),
   }),

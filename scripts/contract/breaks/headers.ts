@@ -6,6 +6,7 @@ import { front, headers, path } from './front';
 
 export const requestIdMissing: Break = {
   id: 'request-id-missing',
+  rules: ['REQUEST-ID'],
   what: 'X-Request-Id never sent',
   files: ['accounts'],
   wrap: headers((name, value) => (name === 'x-request-id' ? undefined : value)),
@@ -13,6 +14,7 @@ export const requestIdMissing: Break = {
 
 export const requestIdNotUuid: Break = {
   id: 'request-id-not-uuid',
+  rules: ['REQUEST-ID'],
   what: 'X-Request-Id not a uuid (req-<time>)',
   files: ['accounts'],
   wrap: headers((name, value) => (name === 'x-request-id' ? `req-${Date.now()}` : value)),
@@ -20,6 +22,7 @@ export const requestIdNotUuid: Break = {
 
 export const replayUnmarked: Break = {
   id: 'replay-unmarked',
+  rules: ['IDEM-REPLAY'],
   what: 'an idempotent replay without X-Idempotent-Replayed',
   files: ['idempotency'],
   wrap: headers((name, value) => (name === 'x-idempotent-replayed' ? undefined : value)),
@@ -27,6 +30,7 @@ export const replayUnmarked: Break = {
 
 export const keyNotRequired: Break = {
   id: 'key-not-required',
+  rules: ['IDEM-KEY-REQUIRED'],
   what: 'a POST without X-Idempotency-Key is served (the server makes one up)',
   files: ['idempotency'],
   wrap: front((req, _res, next) => {

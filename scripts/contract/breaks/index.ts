@@ -1,6 +1,16 @@
 // Every break, in the order of the catch table (the # column): ids are listed there by this order.
 import type { Break } from './break';
-import { createQuote200, deleteIsANoOp, teapot418, tenancyLeak, totalCountsEverything } from './handlers';
+import {
+  bodyLimitsAs400,
+  expiredAsConsumed,
+  invalidClientAs400,
+  invalidFilterAsValidation,
+  mismatchAs404,
+  reviewLockAs400,
+  unknownQuoteAs404,
+  validationAs422,
+} from './codes';
+import { createQuote200, deleteIsANoOp, resendDeliversNothing, teapot418, tenancyLeak, totalCountsEverything } from './handlers';
 import { keyNotRequired, replayUnmarked, requestIdMissing, requestIdNotUuid } from './headers';
 import {
   accountDropsNullField,
@@ -16,8 +26,40 @@ import {
   unauthorizedAs403,
   unknownId200Empty,
 } from './responses';
-import { cursorNotVerified, signatureNotChecked, tokenLifetime3600, webhookNoAtTime, webhookNoEventType } from './services';
-import { keyReusedOtherBody, quoteUsableTwice } from './stores';
+import {
+  allowRetryDefaultTrue,
+  eventTypeMissing,
+  instructionsDropped,
+  noAnswerAs504,
+  operationTagsDropped,
+  ownerTaxIdKept,
+  reviewNotShown,
+  sameAssetRate,
+  settledWithoutTransactions,
+  shortOfFundsOtherReason,
+  transferWithoutQuote,
+} from './records';
+import {
+  filtersIgnored,
+  keyBurnedByInvalid,
+  limitUnchecked,
+  previousWalksForward,
+  sortDefaultAscending,
+  tokenCallNeedsKey,
+  tokenSingleUse,
+  versionHeaderIgnored,
+} from './requests';
+import {
+  completedNotDelivered,
+  cursorNotVerified,
+  messageIdPerAttempt,
+  retriesOff,
+  signatureNotChecked,
+  tokenLifetime3600,
+  webhookNoAtTime,
+  webhookNoEventType,
+} from './services';
+import { keyReusedOtherBody, keySharedByCustomers, quoteUsableTwice } from './stores';
 
 export type { Break } from './break';
 
@@ -50,4 +92,37 @@ export const BREAKS: Break[] = [
   teapot418,
   jsonAsTextPlain,
   deleteIsANoOp,
+  // Added with the rule catalogue (contract-tests/rules/): one break at least for every rule.
+  tokenSingleUse,
+  tokenCallNeedsKey,
+  invalidClientAs400,
+  keySharedByCustomers,
+  validationAs422,
+  bodyLimitsAs400,
+  versionHeaderIgnored,
+  keyBurnedByInvalid,
+  previousWalksForward,
+  limitUnchecked,
+  sortDefaultAscending,
+  invalidFilterAsValidation,
+  filtersIgnored,
+  sameAssetRate,
+  expiredAsConsumed,
+  mismatchAs404,
+  unknownQuoteAs404,
+  transferWithoutQuote,
+  operationTagsDropped,
+  settledWithoutTransactions,
+  shortOfFundsOtherReason,
+  ownerTaxIdKept,
+  reviewLockAs400,
+  instructionsDropped,
+  reviewNotShown,
+  allowRetryDefaultTrue,
+  eventTypeMissing,
+  completedNotDelivered,
+  noAnswerAs504,
+  retriesOff,
+  messageIdPerAttempt,
+  resendDeliversNothing,
 ];

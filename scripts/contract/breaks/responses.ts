@@ -9,6 +9,7 @@ const OPAQUE_CURSOR = 'ZW5kLW9mLWxpc3Q.bm90LWEtcmVhbC1tYWM';
 
 export const accountDropsNullField: Break = {
   id: 'account-drops-null-field',
+  rules: ['DOC-SCHEMA'],
   what: 'Account without sourceAccountId when it is null (required, nullable)',
   files: ['accounts'],
   wrap: rewrite(({ req, body }) => {
@@ -20,6 +21,7 @@ export const accountDropsNullField: Break = {
 
 export const amountValueNumber: Break = {
   id: 'amount-value-number',
+  rules: ['MONEY-DECIMAL-STRING'],
   what: 'Amount.value a JSON number, not a decimal string (quotes)',
   files: ['quotes'],
   wrap: rewrite(({ req, body }) => {
@@ -33,6 +35,7 @@ export const amountValueNumber: Break = {
 
 export const nextCursorNeverNull: Break = {
   id: 'next-cursor-never-null',
+  rules: ['PAGE-CURSOR-ENDS'],
   what: 'meta.nextCursor never null, also on the last page',
   files: ['pagination'],
   wrap: rewrite(({ body }) => {
@@ -44,6 +47,7 @@ export const nextCursorNeverNull: Break = {
 
 export const previousCursorOnFirstPage: Break = {
   id: 'previous-cursor-on-first-page',
+  rules: ['PAGE-CURSOR-ENDS'],
   what: 'meta.previousCursor set on the first page',
   files: ['pagination'],
   wrap: rewrite(({ req, body }) => {
@@ -55,6 +59,7 @@ export const previousCursorOnFirstPage: Break = {
 
 export const unauthorizedAs403: Break = {
   id: '401-as-403',
+  rules: ['AUTH-REQUIRED-401'],
   what: 'a missing or bad token answers 403 instead of 401',
   files: ['auth'],
   wrap: rewrite(({ status }) => (status === 401 ? { status: 403 } : undefined)),
@@ -62,6 +67,7 @@ export const unauthorizedAs403: Break = {
 
 export const unknownId200Empty: Break = {
   id: 'unknown-id-200-empty',
+  rules: ['NOT-FOUND-404'],
   what: 'an unknown id answers 200 with an empty body instead of 404',
   files: ['tenancy'],
   wrap: rewrite(({ req, status }) => (status === 404 && req.method === 'GET' ? { status: 200, empty: true } : undefined)),
@@ -69,6 +75,7 @@ export const unknownId200Empty: Break = {
 
 export const logStatusOk: Break = {
   id: 'log-status-ok',
+  rules: ['HOOK-LOG-OUTCOME'],
   what: 'execution logs say status OK instead of SUCCESS',
   files: ['webhooks'],
   wrap: rewrite(({ req, body }) => {
@@ -80,6 +87,7 @@ export const logStatusOk: Break = {
 
 export const errorWithoutCode: Break = {
   id: 'error-without-code',
+  rules: ['ERROR-BODY'],
   what: 'error bodies without `code`',
   files: ['subscriptions'],
   wrap: rewrite(({ status, body }) => {
@@ -91,6 +99,7 @@ export const errorWithoutCode: Break = {
 
 export const depositWithoutPayload: Break = {
   id: 'deposit-without-payload',
+  rules: ['OP-DEPOSIT-FUNDING'],
   what: 'a deposit’s fundingInstruction without its PIX payload',
   files: ['operations'],
   wrap: rewrite(({ req, body }) => {
@@ -103,6 +112,7 @@ export const depositWithoutPayload: Break = {
 
 export const operationStatusPending: Break = {
   id: 'operation-status-pending',
+  rules: ['OP-REQUESTED'],
   what: 'a new operation is PENDING (a value the document does not know) instead of REQUESTED',
   files: ['operations'],
   wrap: rewrite(({ req, body }) => {
@@ -115,6 +125,7 @@ export const operationStatusPending: Break = {
 
 export const quoteRoundsUp: Break = {
   id: 'quote-rounds-up',
+  rules: ['QUOTE-ROUNDING'],
   what: 'a quote’s target amount rounded up instead of down',
   files: ['quotes'],
   wrap: rewrite(({ req, body }) => {
@@ -131,6 +142,7 @@ export const quoteRoundsUp: Break = {
 
 export const jsonAsTextPlain: Break = {
   id: 'json-as-text-plain',
+  rules: ['DOC-SCHEMA'],
   what: 'the subscription list sent as text/plain (a JSON body under a non-JSON content type)',
   files: ['subscriptions'],
   wrap: rewrite(({ req, body }) =>

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import type { AppOptions, MockApp } from '../../../mock/app';
 import { firstFailureLine, pad, runJest, seconds, startMock, tempDir, type JestRun } from '../lib';
 import { BREAKS, type Break } from './index';
+import { breakRecord, writeRecord } from './record';
 
 interface Outcome {
   brk: Break;
@@ -75,6 +76,7 @@ export async function main(): Promise<number> {
   if (only && breaks.length !== only.length)
     throw new Error(`unknown break id in --only: ${only.filter((id) => !BREAKS.some((b) => b.id === id)).join(', ')}`);
   const started = Date.now();
+  const startedAt = new Date(started).toISOString();
 
   // Baseline: the unbroken mock, with the same options, passes every file the breaks will use.
   const files = [...new Set(breaks.flatMap((b) => b.files))];
@@ -108,7 +110,7 @@ export async function main(): Promise<number> {
     const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
     const cells = [
       i + 1,
-      `\`${o.brk.id}\`: ${cell(o.brk.what)}`,
+      `\`${o.brk.id}\` (${o.brk.rules.join(', ')}): ${cell(o.brk.what)}`,
       o.caught ? 'yes' : '**NO**',
       `${o.run.failed}/${o.run.total}`,
       cell(o.first?.name ?? '-'),
@@ -122,6 +124,17 @@ export async function main(): Promise<number> {
     `${caught}/${outcomes.length} breaks caught (${share}%); baseline ${baseline.passed} tests green; ` +
       `total time ${seconds(Date.now() - started)}${all ? ' (whole suite per break)' : ' (the break’s files per break)'}.`,
   );
+  const written = writeRecord(
+    {
+      startedAt,
+      durationMs: Date.now() - started,
+      wholeSuitePerBreak: all,
+      baseline: { passed: baseline.passed, skipped: baseline.skipped, failed: baseline.failed },
+      breaks: outcomes.map((o) => breakRecord(o.brk, o.run, o.caught)),
+    },
+    !only,
+  );
+  lines.push(`Failing tests per break: ${written.join(', ')} (npm run rules:table turns it into the README's rule table).`);
   const missed = outcomes.filter((o) => !o.caught);
   if (missed.length) lines.push(`NOT CAUGHT: ${missed.map((o) => o.brk.id).join(', ')}: the suite has a hole there.`);
   process.stdout.write(`${lines.join('\n')}\n`);

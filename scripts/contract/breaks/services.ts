@@ -1,6 +1,7 @@
 // Breaks of cursors, tokens and webhooks: a cursor codec that does not check its MAC and a token
 // check that does not check signatures (swapped into the running mock), another token lifetime
 // (config), webhook deliveries without a header or a payload field (createApp's `deliver`).
+import { randomUUID } from 'node:crypto';
 import { CursorCodec, type CursorPosition } from '../../../mock/domain/pagination/cursor';
 import { httpDelivery } from '../../../mock/webhooks/deliver';
 import type { Break } from './break';
@@ -21,6 +22,7 @@ class TrustingCodec extends CursorCodec {
 
 export const cursorNotVerified: Break = {
   id: 'cursor-not-verified',
+  rules: ['PAGE-CURSOR-SIGNED'],
   what: 'cursors are not signed-checked: an edited or borrowed cursor is accepted',
   files: ['pagination'],
   after: (mock) => void (mock.deps.codec = new TrustingCodec(mock.deps.config.secret)),
@@ -28,6 +30,7 @@ export const cursorNotVerified: Break = {
 
 export const signatureNotChecked: Break = {
   id: 'signature-not-checked',
+  rules: ['AUTH-REQUIRED-401'],
   what: 'a bearer token is accepted without checking its signature or expiry',
   files: ['auth'],
   after: (mock) => {
@@ -53,6 +56,7 @@ export const signatureNotChecked: Break = {
 
 export const tokenLifetime3600: Break = {
   id: 'token-lifetime-3600',
+  rules: ['AUTH-TOKEN-LIFETIME'],
   what: 'tokens live 3600 s (expiresIn 3600, not 82800)',
   files: ['auth'],
   options: () => ({ config: { tokenLifetimeSeconds: 3600 } }),
@@ -60,6 +64,7 @@ export const tokenLifetime3600: Break = {
 
 export const webhookNoEventType: Break = {
   id: 'webhook-no-event-type',
+  rules: ['HOOK-DELIVERY'],
   what: 'webhook deliveries without X-Event-Type',
   files: ['webhooks'],
   options: () => {
@@ -76,6 +81,7 @@ export const webhookNoEventType: Break = {
 
 export const webhookNoAtTime: Break = {
   id: 'webhook-no-attime',
+  rules: ['HOOK-PAYLOAD'],
   what: 'webhook payloads without atTime',
   files: ['webhooks'],
   options: () => {
@@ -88,4 +94,37 @@ export const webhookNoAtTime: Break = {
       },
     };
   },
+};
+
+export const messageIdPerAttempt: Break = {
+  id: 'message-id-per-attempt',
+  rules: ['HOOK-MESSAGE-ID-STABLE'],
+  what: 'each delivery attempt carries a fresh X-Message-Id (retries and resends cannot be deduplicated)',
+  files: ['webhooks'],
+  options: () => {
+    const real = httpDelivery();
+    return { deliver: (d) => real.send({ ...d, headers: { ...d.headers, 'x-message-id': randomUUID() } }) };
+  },
+};
+
+export const completedNotDelivered: Break = {
+  id: 'completed-not-delivered',
+  rules: ['HOOK-EVENT-SELECTION'],
+  what: 'OPERATION_COMPLETED events are logged as delivered but never sent',
+  files: ['webhooks'],
+  options: () => {
+    const real = httpDelivery();
+    return {
+      deliver: (d) =>
+        d.headers['x-event-type'] === 'OPERATION_COMPLETED' ? Promise.resolve({ ok: true, httpStatus: 200, error: null }) : real.send(d),
+    };
+  },
+};
+
+export const retriesOff: Break = {
+  id: 'retries-off',
+  rules: ['HOOK-RETRY'],
+  what: 'failed deliveries are never retried, allowRetry or not (an empty retry schedule)',
+  files: ['webhooks'],
+  options: () => ({ config: { retryScheduleMs: [] } }),
 };

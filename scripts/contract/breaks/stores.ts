@@ -32,6 +32,7 @@ class KeyIgnoresBodyStore extends MemoryStore {
 
 export const quoteUsableTwice: Break = {
   id: 'quote-usable-twice',
+  rules: ['QUOTE-CONSUMED-ONCE'],
   what: 'a quote is never marked consumed: it funds any number of operations',
   files: ['quotes'],
   options: () => ({ store: new QuoteNeverConsumedStore() }),
@@ -39,7 +40,30 @@ export const quoteUsableTwice: Break = {
 
 export const keyReusedOtherBody: Break = {
   id: 'key-reused-other-body',
+  rules: ['IDEM-KEY-REUSED'],
   what: 'an idempotency key reused with a different body replays the first answer (no 422)',
   files: ['idempotency'],
   options: () => ({ store: new KeyIgnoresBodyStore() }),
+};
+
+/** Idempotency keys without their customer: one customer's key is taken for another's. */
+class KeyWithoutCustomerStore extends MemoryStore {
+  private static unscoped = (key: string) => key.slice(key.indexOf(':') + 1);
+  override claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
+    return super.claimIdempotencyKey(KeyWithoutCustomerStore.unscoped(key), fingerprint, now, ttlMs);
+  }
+  override completeIdempotencyKey(...[key, ...rest]: Parameters<MemoryStore['completeIdempotencyKey']>) {
+    return super.completeIdempotencyKey(KeyWithoutCustomerStore.unscoped(key), ...rest);
+  }
+  override releaseIdempotencyKey(...[key, ...rest]: Parameters<MemoryStore['releaseIdempotencyKey']>) {
+    return super.releaseIdempotencyKey(KeyWithoutCustomerStore.unscoped(key), ...rest);
+  }
+}
+
+export const keySharedByCustomers: Break = {
+  id: 'key-shared-by-customers',
+  rules: ['TENANCY-IDEMPOTENCY-SCOPE'],
+  what: 'idempotency keys are not scoped by customer: one customer’s key refuses or replays another’s request',
+  files: ['tenancy'],
+  options: () => ({ store: new KeyWithoutCustomerStore() }),
 };
