@@ -24,10 +24,13 @@
 //     --only     run only these breaks (ids from the table)
 //     --jobs N   breaks run N at a time (default 1; each has its own mock and jest process)
 //
-// The breaks live in ./breaks/, one file per kind: responses.ts (answers rewritten), headers.ts
-// (headers dropped, mangled or made up), handlers.ts (handlers wrapped), stores.ts (a store that
-// keeps too little), services.ts (cursors, tokens, webhooks); front.ts holds the apps in front,
-// index.ts the table order, runner.ts the baseline, the runs and the table.
+// The breaks live in ./breaks/, one file per kind: responses.ts (answers rewritten), records.ts
+// (records rewritten within the document), codes.ts (refusals with another status or code),
+// requests.ts (requests changed on the way in), headers.ts (headers dropped, mangled or made up),
+// handlers.ts (handlers wrapped), stores.ts (a store that keeps too little), services.ts (cursors,
+// tokens, webhooks); front.ts holds the apps in front, index.ts the table order, runner.ts the
+// baseline, the runs and the table, record.ts the run written as JSON for `npm run rules:table`.
+// Each break declares the rules of contract-tests/rules/catalogue.ts it breaks.
 import { main } from './breaks/runner';
 
 main().then(
