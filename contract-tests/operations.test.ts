@@ -93,7 +93,7 @@ describeWhen(['writes', 'stateful'], 'creating each kind', () => {
     },
   );
 
-  it('When a deposit names a payer, then the operation carries it', async () => {
+  it('When a deposit names a payer, then the operation carries it [OP-DEPOSIT-PAYER]', async () => {
     const payer = { name: 'Pagador Terceiro Ltda', taxId: { value: '11222333000181', type: 'CNPJ' } };
     const res = await create.deposit(await quote(), { payer });
     expect(res.status).toBe(201);

@@ -297,7 +297,7 @@ describeWhen(['webhooks', 'stateful'], 'resend', () => {
 
   it(
     'When a resend is repeated with its key while the first is still delivering, ' +
-      'then it answers 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, and later replays [IDEM-REPLAY]',
+      'then it answers 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, and later replays [IDEM-REPLAY, IDEM-IN-PROGRESS]',
     async () => {
       const endpoint = receiver.endpoint({ fallback: { status: 500 } });
       const sub = await subscribe(endpoint.url);

@@ -120,6 +120,11 @@ export const RULES = [
     statement: 'A key reused with another method, path or body answers 422 IDEMPOTENCY_KEY_REUSED and the first result stands.',
   },
   {
+    id: 'IDEM-IN-PROGRESS',
+    source: 'DESIGN: Errors (409 IDEMPOTENCY_REQUEST_IN_PROGRESS)',
+    statement: 'The same key while its first request is still running answers 409 IDEMPOTENCY_REQUEST_IN_PROGRESS, and later replays.',
+  },
+  {
     id: 'IDEM-INVALID-NOT-BURNED',
     source: 'DESIGN: Idempotency ("a request that failed validation does not burn the key")',
     statement: 'A key whose request was refused as invalid (400) can be used again for the corrected request.',
@@ -207,6 +212,11 @@ export const RULES = [
     id: 'OP-DEPOSIT-FUNDING',
     source: 'Spec: Operations (deposit: intent.fundingInstruction holds the PIX QR payload)',
     statement: 'A deposit answers intent.fundingInstruction with the PIX dynamic QR code payload.',
+  },
+  {
+    id: 'OP-DEPOSIT-PAYER',
+    source: 'Spec: Operations (deposit: optional payer details)',
+    statement: 'A deposit that names a payer carries it in its intent.',
   },
   {
     id: 'OP-TRANSFER-QUOTE',

@@ -74,3 +74,11 @@ export const reviewLockAs400: Break = {
   files: ['accounts'],
   wrap: recode('ACCOUNT_NOT_EDITABLE', 400, 'VALIDATION_ERROR'),
 };
+
+export const inProgressAs429: Break = {
+  id: 'in-progress-as-429',
+  rules: ['IDEM-IN-PROGRESS'],
+  what: 'a key whose first request is still running answers 429 TOO_MANY_REQUESTS instead of 409 IDEMPOTENCY_REQUEST_IN_PROGRESS',
+  files: ['webhooks'],
+  wrap: recode('IDEMPOTENCY_REQUEST_IN_PROGRESS', 429, 'TOO_MANY_REQUESTS'),
+};

@@ -3,6 +3,7 @@ import type { Break } from './break';
 import {
   bodyLimitsAs400,
   expiredAsConsumed,
+  inProgressAs429,
   invalidClientAs400,
   invalidFilterAsValidation,
   mismatchAs404,
@@ -33,6 +34,7 @@ import {
   noAnswerAs504,
   operationTagsDropped,
   ownerTaxIdKept,
+  payerDropped,
   reviewNotShown,
   sameAssetRate,
   settledWithoutTransactions,
@@ -125,4 +127,6 @@ export const BREAKS: Break[] = [
   retriesOff,
   messageIdPerAttempt,
   resendDeliversNothing,
+  inProgressAs429,
+  payerDropped,
 ];

@@ -124,3 +124,11 @@ export const noAnswerAs504: Break = {
   files: ['webhooks'],
   wrap: eachRecord(/\/executionLogs/, (log) => void (log.httpStatus === 0 && (log.httpStatus = 504))),
 };
+
+export const payerDropped: Break = {
+  id: 'payer-dropped',
+  rules: ['OP-DEPOSIT-PAYER'],
+  what: 'a deposit’s intent leaves out the payer it was given',
+  files: ['operations'],
+  wrap: eachRecord(/^\/v1\/operations/, (op) => void (isObject(op.intent) && delete op.intent.payer)),
+};
