@@ -167,6 +167,7 @@ export class FaultRegistry {
       if (fault.percent !== undefined && this.random() * 100 >= fault.percent) continue;
       const fired = this.shared ? await this.sharedHit(fault.id) : localHit(fault);
       if (!fired) continue;
+      // Stryker disable next-line ConditionalExpression: without `times` the comparison is `undefined <= 0`, false either way.
       if (fired.remaining !== undefined && fired.remaining <= 0) this.faults.delete(fault.id);
       return { fault: { ...fired }, latencyMs: this.drawLatency(fired.latencyMs) };
     }
@@ -180,9 +181,8 @@ export class FaultRegistry {
       this.faults.delete(id);
       return undefined;
     }
+    // The mirror's copy is left as it is: it is read only for matching (method, path, percent).
     const { order: _order, ...fault } = JSON.parse(json) as StoredFault;
-    const entry = this.faults.get(id);
-    if (entry) entry.fault = fault;
     return fault;
   }
 
