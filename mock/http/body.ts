@@ -5,14 +5,16 @@ import express from 'express';
 import { ServiceError } from '../errors/catalogue';
 import { localsOf } from './request-id';
 
-type Next = (error?: unknown) => void;
+type Next = (error?: Error) => void;
 
 export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
 export function isJson(req: IncomingMessage): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const header = req.headers['content-type'] ?? '';
+  const end = header.indexOf(';');
+  const type = (end === -1 ? header : header.slice(0, end)).trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
@@ -39,8 +41,8 @@ export function jsonBodyReader(limitBytes: number) {
     new Promise<unknown>((resolve, reject) =>
       parse(req, res, (error) => {
         if (!error) return resolve((req as IncomingMessage & { body?: unknown }).body);
-        // body-parser's errors (http-errors) and this parser's (ServiceError) are Errors already.
-        reject(error instanceof Error ? error : new Error('cannot read the request body', { cause: error }));
+        // body-parser's errors (http-errors) and this parser's (ServiceError) are Errors.
+        reject(error);
       }),
     );
 }

@@ -17,14 +17,12 @@ export function toServiceError(error: unknown): ServiceError | undefined {
       return new ServiceError('PAYLOAD_TOO_LARGE', { limitBytes: e.limit });
     case 'entity.parse.failed':
       return new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body', message: 'is not well-formed JSON' }] });
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new ServiceError('UNSUPPORTED_MEDIA_TYPE', { reason: e.message });
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
       return new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body', message: 'was not received whole' }] });
     default:
+      // An unsupported charset or Content-Encoding too: body-parser's 415, answered with its reason.
       return fromClientError(e);
   }
 }

@@ -50,6 +50,7 @@ export function serviceListener(door: FrontDoor): RequestListener {
 
   async function serve(
     req: IncomingMessage,
+    method: string,
     res: ServerResponse,
     url: string,
     path: string,
@@ -57,30 +58,28 @@ export function serviceListener(door: FrontDoor): RequestListener {
   ): Promise<void> {
     door.assertAvailable?.();
     // No fault known (the usual case): no await on the way.
-    const action = door.faults.size === 0 ? undefined : await door.faults.take(req.method ?? '', path);
+    // Stryker disable next-line ConditionalExpression: take() on an empty registry finds nothing; the size test only spares an await.
+    const action = door.faults.size === 0 ? undefined : await door.faults.take(method, path);
     if (action && (await applyFault(action, req, res, door.logger))) return;
     const params = decodeParams(match.params);
     const queryStart = url.indexOf('?');
     // Express 5's default ("simple") query parser is node:querystring: the same values here.
     const query = queryStart === -1 ? {} : (parseQuery(url.slice(queryStart + 1)) as Record<string, unknown>);
     const body = match.op.hasBody ? await readBody(req, res) : undefined;
-    await runOperation(
-      match.op,
-      match.target,
-      door.deps,
-      { method: req.method ?? '', url, headers: req.headers, params, query, body },
-      res,
-    );
+    await runOperation(match.op, match.target, door.deps, { method, url, headers: req.headers, params, query, body }, res);
   }
 
   return (req, res) => {
-    const url = req.url ?? '/';
+    // A server's request always has its method and URL (the types allow a client's request too).
+    const method = req.method as string;
+    const url = req.url as string;
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
-    const match = path.startsWith('/') ? door.routes.match(req.method ?? '', path) : undefined;
+    // Every route's pattern is anchored at a leading '/': another request target ('*', an absolute URL) matches none.
+    const match = door.routes.match(method, path);
     if (!match) return door.fallback(req, res);
     assignRequestId(res);
     door.journal.track(door.clock, req, res, path);
-    serve(req, res, url, path, match).catch((error) => answerError(error, req, res, door.logger));
+    serve(req, method, res, url, path, match).catch((error) => answerError(error, req, res, door.logger));
   };
 }

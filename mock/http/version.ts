@@ -6,7 +6,8 @@ export const SUPPORTED_VERSIONS = ['1'];
 
 export function checkVersion(header: string | string[] | undefined): void {
   if (header === undefined) return;
-  const value = Array.isArray(header) ? header.join(',') : header.trim();
+  // Node trims a header's value and joins a repeated one with ', ' ("1, 1" is not a version).
+  const value = String(header);
   if (!SUPPORTED_VERSIONS.includes(value))
     throw new ServiceError('UNSUPPORTED_VERSION', { requested: value, supported: SUPPORTED_VERSIONS });
 }
