@@ -45,6 +45,21 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
   return params;
 }
 
+/**
+ * RFC 9112 3.2.2: a server accepts a request target in absolute form (`http://host/path?query`)
+ * as its path and query, as Express does for what goes on to it. Any other target ('*') is kept.
+ */
+function originForm(target: string): string {
+  // Stryker disable next-line ConditionalExpression: the usual origin form skips a URL parse that would throw and keep it anyway.
+  if (target.startsWith('/')) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return target;
+  }
+}
+
 export function serviceListener(door: FrontDoor): RequestListener {
   const readBody = jsonBodyReader(door.bodyLimitBytes);
 
@@ -72,7 +87,7 @@ export function serviceListener(door: FrontDoor): RequestListener {
   return (req, res) => {
     // A server's request always has its method and URL (the types allow a client's request too).
     const method = req.method as string;
-    const url = req.url as string;
+    const url = originForm(req.url as string);
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     // Every route's pattern is anchored at a leading '/': another request target ('*', an absolute URL) matches none.

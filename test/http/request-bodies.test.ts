@@ -3,7 +3,7 @@
 // and the Error body of the 404 and 405 a request matching no operation gets.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest, createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { startMock, type Authed, type Harness } from './harness';
 
@@ -38,6 +38,22 @@ async function rawPost(path: string, headers: Record<string, string>, body: stri
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** A request line sent as it is (no client library rewrites its target); the status and the Error body. */
+async function rawLine(line: string, headers: string[] = []) {
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () =>
+      socket.write([line, 'Host: mock.test', 'Connection: close', ...headers, '', ''].join('\r\n')),
+    );
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+  });
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), body: JSON.parse(body) as unknown };
 }
 
 const VALIDATION = 'The request does not match the API document.';
@@ -166,6 +182,26 @@ describe('paths and methods', () => {
       code: 'METHOD_NOT_ALLOWED',
       message: 'The endpoint does not support this method.',
       details: { method: 'PUT', allowed: ['GET', 'PATCH', 'DELETE'] },
+    });
+  });
+});
+
+describe('request targets', () => {
+  it('an absolute-form target (http://host/path?query) is served as its path and query, like the origin form', async () => {
+    const auth = `Authorization: Bearer ${await h.token()}`;
+    const absolute = await rawLine('GET http://mock.test/api/accounts?limit=1 HTTP/1.1', [auth]);
+    const origin = await rawLine('GET /api/accounts?limit=1 HTTP/1.1', [auth]);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toEqual(origin.body);
+    expect((absolute.body as { data: unknown[] }).data).toHaveLength(1);
+    const unauthorised = await rawLine('GET http://mock.test/api/accounts HTTP/1.1');
+    expect(unauthorised).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('the asterisk target matches no operation: 404 ROUTE_NOT_FOUND', async () => {
+    expect(await rawLine('OPTIONS * HTTP/1.1')).toEqual({
+      status: 404,
+      body: { code: 'ROUTE_NOT_FOUND', message: 'No such endpoint.', details: { method: 'OPTIONS', path: '*' } },
     });
   });
 });
