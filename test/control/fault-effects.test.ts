@@ -96,6 +96,16 @@ describe('a faulted request never reaches its operation', () => {
     );
     expect(dropped).toEqual([expect.objectContaining({ status: 0, fault: { id: fault.id, drop: true } })]);
   });
+  it('a dropped delete deletes nothing: the subscription is still there', async () => {
+    const url = 'https://hooks.example.com/fault-effects';
+    const sub = (
+      await api.post('/api/subscriptions', { url, resources: [{ name: 'OPERATION', events: ['OPERATION_COMPLETED'] }] }).expect(201)
+    ).body;
+    await addFault({ method: 'DELETE', path: '/v1/subscriptions/*', drop: true, times: 1 });
+    await expect(api.delete(`/v1/subscriptions/${sub.id}`)).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect((await api.get(`/v1/subscriptions/${sub.id}`).expect(200)).body.id).toBe(sub.id);
+    await api.delete(`/v1/subscriptions/${sub.id}`).expect(204);
+  });
 });
 
 describe('what a fault may be', () => {

@@ -116,8 +116,8 @@ class MemoryFaults implements SharedFaults {
       this.failNextList = false;
       throw new Error('shared state out of reach');
     }
-    // A hash's values come in no promised order.
-    return [...this.faults.values()].reverse();
+    // A hash's values come in no promised order: here by id, last first.
+    return [...this.faults.entries()].sort(([a], [b]) => b.localeCompare(a)).map(([, json]) => json);
   }
   async faultPut(id: string, json: string): Promise<void> {
     await Promise.resolve();
