@@ -62,6 +62,7 @@ export class Tokenizer {
       return { kind: c as TokenKind, text: c, position: start };
     }
     if (IDENT_START.test(c)) {
+      // Stryker disable next-line StringLiteral: any fallback of other than one character fails IDENT_PART just like ''
       while (IDENT_PART.test(this.input[this.pos] ?? '')) this.pos++;
       return { kind: 'ident', text: this.input.slice(start, this.pos), position: start };
     }
@@ -100,6 +101,7 @@ export class Tokenizer {
       if (c === '"') throw new FilterSyntaxError("unexpected '\"' in unquoted value (quote the whole value)", this.pos);
     }
     let end = this.pos;
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: when end passes start the slice below is '' all the same
     while (end > start && isWhitespace(this.input[end - 1])) end--;
     return this.input.slice(start, end);
   }
