@@ -28,7 +28,7 @@ interface PageBody {
 }
 
 function isPage(body: unknown): body is PageBody {
-  return typeof body === 'object' && body !== null && Array.isArray((body as PageBody).data);
+  return isObject(body) && Array.isArray((body as PageBody).data);
 }
 
 function isObject(value: unknown): value is object {
