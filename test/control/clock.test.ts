@@ -1,39 +1,12 @@
 // The mock clock through the control API, and what moving it sets off: auto-settlement and
-// webhook retries run, and their deliveries are attempted, before the answer.
+// webhook retries run, and their deliveries are attempted, before the answer. (What a duration
+// may be is test/domain/durations.test.ts.)
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { parseDuration } from '../../mock/domain/duration';
-import { serviceErrorFrom } from '../support/thrown';
 import { CLOCK_START, startMock, type Authed, type Harness } from '../http/harness';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { control, deposit } from './support';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-describe('durations', () => {
-  it.each([
-    ['250ms', 250],
-    ['30s', 30_000],
-    ['5m', 300_000],
-    ['1h30m', 5_400_000],
-    ['2d', 172_800_000],
-    ['1d2h3m4s5ms', 93_784_005],
-    ['5000', 5000],
-    [5000, 5000],
-    [0, 0],
-  ])('%p is %p ms', (input, ms) => {
-    expect(parseDuration(input)).toBe(ms);
-  });
-
-  it.each(['', '1.5h', '-5s', '5 m', '30m1h', 'ms', '5x', '1h1h', null, true])('%p is refused', async (input) => {
-    // parseDuration throws synchronously; running it in a then turns the throw into a rejection.
-    const error = await serviceErrorFrom(Promise.resolve().then(() => parseDuration(input)));
-    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'body.by' }] } });
-  });
-
-  it.each([-1, 1.5, Number.MAX_SAFE_INTEGER + 2])('%p ms is refused', (input) => {
-    expect(() => parseDuration(input)).toThrow();
-  });
-});
 
 describe('reading and moving the clock', () => {
   let h: Harness;
