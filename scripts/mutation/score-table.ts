@@ -8,7 +8,8 @@
 //
 // The score is Stryker's: (killed + timed out) ÷ (killed + timed out + survived + no coverage);
 // ignored mutants (reached only while modules load, `ignoreStatic`, or marked equivalent by a
-// `Stryker disable` comment that says why) and runtime errors are outside it. Exits 1 when the total is under 90% or a file under 80% (the targets of #17).
+// `Stryker disable` comment that says why) and runtime errors are outside it. Exits 1 when the
+// total is under 90% or a file under 80% (the targets of #17).
 import { readFileSync } from 'node:fs';
 import { projectPath } from '../../spec/project-root';
 
