@@ -5,12 +5,12 @@
 //     tests and `beforeAll` hooks after it would only cost time (Stryker's jest runner has no
 //     bail: jest's own `bail` is not honoured programmatically, jestjs/jest#11766).
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 const NodeEnvironment = require('jest-environment-node').TestEnvironment;
 const index = require('./test-index.cjs');
 
-// Shared by every test file of one jest run (Stryker runs jest in band): the mutant whose run
-// saw a failure. A new mutant starts clean.
-let killedMutant;
+const HOOK_TIMEOUT_MS = 20_000;
 
 /** The test's id as Stryker keys its coverage: the describe names and the test name. */
 function testId(test) {
@@ -26,16 +26,37 @@ class BailEnvironment extends NodeEnvironment {
     this.testPath = context.testPath;
   }
 
+  async setup() {
+    this.startedAt = Date.now();
+    return super.setup();
+  }
+
+  async teardown() {
+    // FOS_MUTATION_TRACE=<file>: a line per test file of each mutant's run (mutant, start and end
+    // in ms, K when it killed the mutant, the file), to see where a run's time goes.
+    const mutant = index.activeMutant();
+    const trace = process.env.FOS_MUTATION_TRACE;
+    if (trace && mutant !== undefined) {
+      const file = path.relative(this.rootDir, this.testPath);
+      fs.appendFileSync(trace, `${mutant} ${this.startedAt} ${Date.now()} ${index.isKilled(mutant) ? 'K' : '-'} ${file}\n`);
+    }
+    return super.teardown();
+  }
+
   async handleTestEvent(event) {
+    // A hook without its own timeout keeps the suite's 20 s: the mutation config gives tests 5 s
+    // (a mutant that leaves a request unanswered then dies in 5 s, not 20), but a `beforeAll`
+    // that starts a mock in a cold worker can take longer than that.
+    if (event.name === 'hook_start' && !event.hook.timeout) event.hook.timeout = HOOK_TIMEOUT_MS;
     const mutant = index.activeMutant();
     if (mutant === undefined) {
       if (event.name === 'test_done') this.recordCoverage(event.test);
       return;
     }
-    const killed = killedMutant === mutant;
+    const killed = index.isKilled(mutant);
     if (killed && event.name === 'run_describe_start') event.describeBlock.mode = 'skip';
     else if (killed && event.name === 'test_start') event.test.mode = 'skip';
-    else if (event.name === 'test_done' && event.test.errors.length > 0) killedMutant = mutant;
+    else if (event.name === 'test_done' && event.test.errors.length > 0) index.markKilled(this.rootDir, mutant, this.testPath);
   }
 
   recordCoverage(test) {

@@ -27,15 +27,15 @@ class CoveringFilesSequencer extends Sequencer {
     }
     const wanted = index.filesByMutant(rootDir).get(mutant);
     const kept = wanted ? tests.filter((test) => wanted.has(test.path)) : [];
-    return this.killersFirst(kept.length === 0 ? tests : kept);
+    return this.killersFirst(kept.length === 0 ? tests : kept, index.killsNear(rootDir, mutant));
   }
 
-  killersFirst(tests) {
-    const rank = (test) => [this.hasFailed(test) ? 0 : 1, this.time(test) ?? 0];
+  killersFirst(tests, kills) {
+    const rank = (test) => [-(kills.get(test.path) ?? 0), this.hasFailed(test) ? 0 : 1, this.time(test) ?? 0];
     return [...tests].sort((a, b) => {
-      const [failedA, timeA] = rank(a);
-      const [failedB, timeB] = rank(b);
-      return failedA - failedB || timeA - timeB;
+      const [killsA, failedA, timeA] = rank(a);
+      const [killsB, failedB, timeB] = rank(b);
+      return killsA - killsB || failedA - failedB || timeA - timeB;
     });
   }
 }

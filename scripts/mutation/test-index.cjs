@@ -50,4 +50,59 @@ function filesByMutant(rootDir) {
   return cached.files;
 }
 
-module.exports = { activeMutant, forget, record, filesByMutant };
+// State of this worker's mutant runs, shared by the environment, the sequencer and the runner.
+// On the process's global object, not in this module: jest loads the environment and the
+// sequencer/runner through different module registries, each with its own copy of this file.
+const shared = (globalThis[Symbol.for('fos-mock.mutation-run')] ??= {
+  // Which test files killed the mutants of each source file, learnt during this run: neighbouring
+  // mutants of a file tend to die by the same tests, so those files go first.
+  killsBySource: new Map(),
+  // The mutant whose run saw a failing test; a new mutant starts clean.
+  killedMutant: undefined,
+});
+const killsBySource = shared.killsBySource;
+let sourceOfMutant;
+
+/** Mutant id → the source file Stryker instrumented it in (read once from the sandbox's files). */
+function sourceOf(rootDir, mutant) {
+  if (!sourceOfMutant) {
+    sourceOfMutant = new Map();
+    const walk = (dir) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.ts')) {
+          const text = fs.readFileSync(full, 'utf8');
+          for (const match of text.matchAll(/stryMutAct_9fa48\("(\d+)"\)/g)) sourceOfMutant.set(match[1], full);
+        }
+      }
+    };
+    walk(path.join(rootDir, 'mock'));
+  }
+  return sourceOfMutant.get(mutant);
+}
+
+function noteKill(rootDir, mutant, testPath) {
+  const source = sourceOf(rootDir, mutant);
+  if (source === undefined) return;
+  if (!killsBySource.has(source)) killsBySource.set(source, new Map());
+  const kills = killsBySource.get(source);
+  kills.set(testPath, (kills.get(testPath) ?? 0) + 1);
+}
+
+/** How many mutants of `mutant`'s source file each test file has killed so far in this worker. */
+function killsNear(rootDir, mutant) {
+  const source = sourceOf(rootDir, mutant);
+  return (source !== undefined && killsBySource.get(source)) || new Map();
+}
+
+function markKilled(rootDir, mutant, testPath) {
+  shared.killedMutant = mutant;
+  noteKill(rootDir, mutant, testPath);
+}
+
+function isKilled(mutant) {
+  return shared.killedMutant === mutant;
+}
+
+module.exports = { activeMutant, forget, record, filesByMutant, markKilled, isKilled, killsNear };
