@@ -12,6 +12,7 @@
 import type { OperationContract, ResponseCheck } from '../../spec/contract';
 import { unexpectedBody } from '../../spec/contract/operations';
 import type { FieldError } from '../../spec/contract/validators';
+import { hasMark, setMark } from '../store/record-marks';
 
 export interface Encoded {
   /** The body's JSON; undefined for an answer without a body. */
@@ -80,15 +81,20 @@ export class ResponseEncoder {
     return violations;
   }
 
-  /** Runs `check` unless `value` is an object that has passed it before; adds what it finds (errors and drift alike). */
+  /**
+   * Runs `check` unless `value` is an object that has passed it before, or a stored record whose
+   * kept form has (the store's marks: a record listed again after leaving the memory store's
+   * decoded window is a new, equal object); adds what it finds (errors and drift alike).
+   */
   private run(check: Check, value: unknown, prefix: string, into: FieldError[]): void {
     let passed = this.passed.get(check);
-    if (isObject(value) && passed?.has(value)) return;
+    if (isObject(value) && (passed?.has(value) || hasMark(value, check))) return;
     const { errors, drift } = check(value);
     if (errors.length === 0 && drift.length === 0) {
       if (isObject(value)) {
         if (!passed) this.passed.set(check, (passed = new WeakSet()));
         passed.add(value);
+        setMark(value, check);
       }
       return;
     }

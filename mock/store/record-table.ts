@@ -9,6 +9,7 @@
 import { deepFreeze } from './freeze';
 import { IdIndex } from './id-index';
 import type { RecordCodec } from './record-codec';
+import { placeRecord, type MarkTable } from './record-marks';
 import { appendRow, lowerBound, removeRow } from './sorted-index';
 
 /** Decoded records kept at hand per kind: a few pages of many lists, a bounded memory. */
@@ -30,7 +31,7 @@ export interface TableRow {
   record: unknown;
 }
 
-export class RecordTable {
+export class RecordTable implements MarkTable {
   private readonly rowOf = new IdIndex();
   private readonly keys: number[] = [];
   /** The scope number of each row; -1 for a free row. */
@@ -43,6 +44,9 @@ export class RecordTable {
   /** Each scope's rows in key order. */
   private readonly scopeRows: number[][] = [];
   private readonly recent = new Map<number, unknown>();
+  /** Each row's marks (record-marks.ts), a bit per key; cleared when the row's record changes. */
+  private marks = new Uint8Array(64);
+  private readonly markBits = new Map<object, number>();
 
   constructor(private readonly codec: RecordCodec) {}
 
@@ -91,6 +95,7 @@ export class RecordTable {
     this.recent.delete(row);
     this.lists[row] = -1;
     this.kept[row] = undefined;
+    if (row < this.marks.length) this.marks[row] = 0;
     this.free.push(row);
   }
 
@@ -133,13 +138,38 @@ export class RecordTable {
     return out.sort((a, b) => a.key - b.key);
   }
 
+  keptAt(row: number): unknown {
+    return this.kept[row];
+  }
+
+  bitOf(key: object, assign: boolean): number | undefined {
+    let bit = this.markBits.get(key);
+    if (bit === undefined && assign && this.markBits.size < 8) this.markBits.set(key, (bit = 1 << this.markBits.size));
+    return bit;
+  }
+
+  marksAt(row: number): number {
+    return this.marks[row] ?? 0;
+  }
+
+  addMark(row: number, bit: number): void {
+    if (row >= this.marks.length) {
+      const bigger = new Uint8Array(Math.max(this.marks.length * 2, row + 1));
+      bigger.set(this.marks);
+      this.marks = bigger;
+    }
+    this.marks[row] = (this.marks[row] ?? 0) | bit;
+  }
+
   private keep(row: number, record: unknown): void {
     const frozen = deepFreeze(record);
     this.kept[row] = this.codec.encode(frozen) ?? (frozen as object);
+    if (row < this.marks.length) this.marks[row] = 0;
     this.remember(row, frozen);
   }
 
   private remember(row: number, record: unknown): void {
+    if (typeof record === 'object' && record !== null) placeRecord(record, this, row, this.kept[row]);
     this.recent.delete(row);
     this.recent.set(row, record);
     if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value as number);

@@ -2,6 +2,7 @@
 // document in strict mode, and an unchanged (frozen, stored) item is checked and serialised once.
 import { describe, expect, it } from '@jest/globals';
 import { ResponseEncoder } from '../../mock/http/response-encoder';
+import { MemoryStore } from '../../mock/store/memory-store';
 import type { OperationContract } from '../../spec/contract';
 import { contract, demoFixtures } from './harness';
 
@@ -45,6 +46,33 @@ describe('the response encoder', () => {
     expect(encoder.encode(op, 200, REQUEST_ID, page, true).violations).toEqual([]);
     expect(encoder.encode(op, 200, REQUEST_ID, { ...page, meta: { ...page.meta, nextCursor: null } }, true).violations).toEqual([]);
     expect(calls()).toBe(3);
+  });
+
+  it('checks a stored record once, even when it is listed again as a new object decoded from the same kept form', async () => {
+    const encoder = new ResponseEncoder();
+    const { op, calls } = counting(listAccounts());
+    const store = new MemoryStore();
+    const accounts = demoFixtures().accounts.slice(0, 3);
+    for (const account of accounts) await store.insert('account', 'customer-a', account.id, account as never);
+    const page = async () => {
+      const data = (await store.page('account', { scope: 'customer-a', limit: 3, order: 'ASCENDING' })).items.map((i) => i.record);
+      return { data, meta: { previousCursor: null, nextCursor: null, total: data.length } };
+    };
+    const first = await page();
+    expect(encoder.encode(op, 200, REQUEST_ID, first, true).violations).toEqual([]);
+    // More records than the memory store keeps decoded: the three are decoded again, as new objects.
+    for (let i = 0; i < 5000; i++)
+      await store.insert('account', 'customer-b', `filler-${i}`, { ...accounts[0]!, id: `filler-${i}` } as never);
+    const again = await page();
+    expect(again.data[0]).not.toBe(first.data[0]);
+    expect(encoder.encode(op, 200, REQUEST_ID, again, true).violations).toEqual([]);
+    expect(calls()).toBe(3);
+    // A changed record is checked afresh.
+    await store.update('account', accounts[1]!.id, (current) => ({ ...current, nickname: 'not in the document' }) as never);
+    expect(encoder.encode(op, 200, REQUEST_ID, await page(), true).violations).toEqual([
+      { field: 'body.data.1.nickname', message: 'is not a known field' },
+    ]);
+    expect(calls()).toBe(4);
   });
 
   it('checks a changed record (a new object) afresh and names the item that breaks the document', () => {

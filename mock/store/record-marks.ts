@@ -1,0 +1,57 @@
+// Marks a caller may put on a record the memory store handed out, which last as long as the
+// record's kept form does: a record decoded again from an unchanged kept form carries the marks
+// of the object it was decoded from before, and a change to the record clears them.
+//
+// Why: the response encoder checks a listed record against the document once and remembers
+// that beside the object (mock/http/response-encoder.ts). The memory store keeps only its
+// recently used records decoded (record-table.ts), so in a large store a record listed again is
+// a new object, and without a mark it was checked again every time it left that window: about a
+// third of what a page of such records cost. The codec is faithful (record-codec.ts): a value
+// decoded from the same kept form is equal to the one that passed.
+//
+// A key is any object the caller chooses (the encoder uses its check function); each table has
+// room for eight keys, the first eight it is asked about (a table holds one kind, which only a
+// few checks ever see). Records from elsewhere (the Redis store, a value built by a handler)
+// have no place here: `hasMark` answers false and `setMark` does nothing.
+
+/** What a table keeps of its marks (record-table.ts implements it). */
+export interface MarkTable {
+  /** The kept form of a row now: a mark holds only while it is still the one decoded. */
+  keptAt(row: number): unknown;
+  /** The mark bit of `key` in this table, or undefined when its eight bits are taken. */
+  bitOf(key: object, assign: boolean): number | undefined;
+  marksAt(row: number): number;
+  addMark(row: number, bit: number): void;
+}
+
+interface Place {
+  table: MarkTable;
+  row: number;
+  kept: unknown;
+}
+
+const places = new WeakMap<object, Place>();
+
+/** Called by a table for each record object it hands out: `record` is `kept` at `row`. */
+export function placeRecord(record: object, table: MarkTable, row: number, kept: unknown): void {
+  places.set(record, { table, row, kept });
+}
+
+function liveBit(record: unknown, key: object, assign: boolean): { place: Place; bit: number } | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const place = places.get(record);
+  // A record replaced since this object was handed out: its marks now belong to the new form.
+  if (!place || place.table.keptAt(place.row) !== place.kept) return undefined;
+  const bit = place.table.bitOf(key, assign);
+  return bit === undefined ? undefined : { place, bit };
+}
+
+export function hasMark(record: unknown, key: object): boolean {
+  const found = liveBit(record, key, false);
+  return found !== undefined && (found.place.table.marksAt(found.place.row) & found.bit) !== 0;
+}
+
+export function setMark(record: unknown, key: object): void {
+  const found = liveBit(record, key, true);
+  if (found) found.place.table.addMark(found.place.row, found.bit);
+}
