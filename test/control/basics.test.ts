@@ -15,7 +15,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startMock();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('presence and configuration', () => {
   it('GET /_mock/health answers ok with the mock clock, and an X-Request-Id', async () => {

@@ -13,7 +13,7 @@ describe('reading and moving the clock', () => {
   beforeAll(async () => {
     h = await startMock();
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   it('reads the frozen clock, advances it by durations and by ms, and refuses other inputs with 400 VALIDATION_ERROR', async () => {
     expect((await control(h).get('/clock').expect(200)).body).toEqual({ now: iso(CLOCK_START), frozen: true });
@@ -53,7 +53,7 @@ describe('time-driven effects', () => {
     await h.mock.services.webhooks.idle();
     await receiver?.close();
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   it('advancing past AUTO_SETTLE_MS settles a deposit, and its OPERATION_COMPLETED has been delivered when the call answers', async () => {
     receiver = await startReceiver();

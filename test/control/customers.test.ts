@@ -9,7 +9,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startMock();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 async function tokenFor(clientId: string, clientSecret: string) {
   const res = await h.http.post('/api/oauth/client/token').send({ clientId, clientSecret }).expect(200);

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await control(h).delete('/faults').expect(204);
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const addFault = async (fault: Record<string, unknown>) => (await control(h).post('/faults', fault).expect(201)).body;
 const journalFor = async (requestId: string) => {

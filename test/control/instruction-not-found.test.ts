@@ -11,7 +11,7 @@ beforeAll(async () => {
   h = await startMock();
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('an instruction action on an unknown instruction', () => {
   it('is answered 404 RESOURCE_NOT_FOUND naming the payment instruction', async () => {

@@ -40,7 +40,7 @@ describe('GET /_mock/journal', () => {
     h = await startMock();
     api = await h.as();
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   it('records service and control requests with method, path (no query), status, request id, latency and mock time', async () => {
     const accounts = await api.get('/api/accounts?limit=2').expect(200);

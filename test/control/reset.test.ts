@@ -12,7 +12,7 @@ beforeAll(async () => {
   h = await startMock({ config: { autoSettleMs: 5000 } });
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('reset', () => {
   it('puts the fixtures back and clears faults, journal, idempotency keys and pending jobs, leaving the clock alone', async () => {

@@ -56,7 +56,7 @@ describe('snapshot round trip over HTTP', () => {
     h = await startMock();
     api = await h.as();
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   const lists = async () => ({
     operations: (await api.get('/v1/operations?limit=100').expect(200)).body,

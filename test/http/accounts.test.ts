@@ -8,7 +8,7 @@ const d = demo();
 beforeAll(async () => {
   h = await startMock();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const companyOwner = {
   type: 'COMPANY',

@@ -13,7 +13,7 @@ beforeAll(async () => {
   h = await startMock();
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const pixInstruction = {
   asset: 'BRL',

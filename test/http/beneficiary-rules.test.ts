@@ -11,7 +11,7 @@ beforeAll(async () => {
   h = await startMock();
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const custodyDetail = { purpose: 'SUPPLIER_PAYMENT', custody: 'THIRD_PARTY', counterparty: 'Maria Souza' };
 const instruction = (extra: Record<string, unknown> = {}) => ({

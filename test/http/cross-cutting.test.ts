@@ -11,7 +11,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startMock({ config: { secret: 'test-secret' } });
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('routes and the document', () => {
   it('has a handler for every operation of the document and no handler the document lacks', () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   h = await startMock();
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('RESOURCE_NOT_FOUND names what it could not find', () => {
   it.each([

@@ -62,7 +62,7 @@ beforeAll(async () => {
   h = await startMock({ fixtures: world() });
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 async function quote(accountId: string, sourceAsset = 'BRL', targetAsset = 'BRL', sourceAmount = '10.00') {
   return (await api.post('/v1/quotes', { accountId, sourceAsset, targetAsset, sourceAmount }).expect(201)).body;

@@ -14,7 +14,7 @@ beforeAll(async () => {
   h = await startMock();
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 async function quote(body: Record<string, unknown> = {}) {
   const res = await api

@@ -17,9 +17,10 @@ beforeAll(async () => {
   server = createServer(h.mock.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
+// Guarded: when the beforeAll failed, that failure is the one to report, not a crash here.
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await h.close();
+  if (server) await new Promise((resolve) => server.close(resolve));
+  await h?.close();
 });
 
 /** A raw POST, so that no client library adds a Content-Type of its own. */

@@ -31,7 +31,7 @@ describe('X-Idempotent-Replayed', () => {
     h = await startMock();
     api = await h.as();
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   it('is on a replay only: not on a read, a first request or a refused request', async () => {
     const read = await api.get('/api/accounts').expect(200);

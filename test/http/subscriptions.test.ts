@@ -9,7 +9,7 @@ beforeAll(async () => {
   h = await startMock();
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const operationsOnly = [{ name: 'OPERATION', events: ['OPERATION_REQUESTED', 'OPERATION_COMPLETED'] }];
 

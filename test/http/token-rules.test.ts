@@ -10,7 +10,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startMock({ config: { secret: 'token-rules-secret' } });
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const customerId = () => demoFixtures().customers[0]!.id;
 const now = () => Math.floor(h.mock.deps.clock.now() / 1000);

@@ -52,7 +52,7 @@ describe('the production policy at create and update', () => {
     dns.set('hooks.example.com', '93.184.215.14');
     dns.set('dual.example.com', '93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c');
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   it('accepts an HTTPS name that resolves only to public addresses, asking the resolver for that name', async () => {
     await api.post('/api/subscriptions', { url: 'https://hooks.example.com/fos', resources: operationsOnly }).expect(201);
@@ -144,7 +144,7 @@ describe('the production policy at delivery (DNS rebinding)', () => {
     });
     api = await h.as();
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
   afterEach(() => {
     sent.length = 0;
   });

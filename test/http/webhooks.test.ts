@@ -17,7 +17,7 @@ beforeAll(async () => {
   h = await startMock({ config: { webhookTimeoutMs: 300 } });
   api = await h.as();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 afterEach(async () => {
   await h.mock.services.webhooks.idle();
   await receiver?.close();

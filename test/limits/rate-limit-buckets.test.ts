@@ -13,7 +13,7 @@ describe('the token call, counted per client id its body names (3 per second)', 
   beforeAll(async () => {
     h = await startMock({ config: { rateLimit: { requests: 3, perMs: 1000 } } });
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
   const nextSecond = () => h.mock.deps.clock.advance(1000);
 
   it.each([

@@ -19,7 +19,7 @@ describe('off by default', () => {
   beforeAll(async () => {
     h = await startMock();
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   it('the default configuration has no rate limit', () => {
     expect(h.mock.deps.config.rateLimit).toBeNull();
@@ -43,7 +43,7 @@ describe('on, with 3 requests per second', () => {
     await h.token('customer1');
     await h.token('customer2');
   });
-  afterAll(() => h.close());
+  afterAll(() => h?.close());
 
   /** A fresh second of mock time: every bucket is full again. */
   const nextSecond = () => h.mock.deps.clock.advance(1000);
