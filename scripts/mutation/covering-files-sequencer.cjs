@@ -25,6 +25,8 @@ class CoveringFilesSequencer extends Sequencer {
       index.forget(rootDir);
       return super.sort(tests);
     }
+    // Stryker may run the same mutant again in this worker (a retry): its files run again in full.
+    index.startRun();
     const wanted = index.filesByMutant(rootDir).get(mutant);
     const kept = wanted ? tests.filter((test) => wanted.has(test.path)) : [];
     return this.killersFirst(kept.length === 0 ? tests : kept, index.killsNear(rootDir, mutant));

@@ -105,4 +105,9 @@ function isKilled(mutant) {
   return shared.killedMutant === mutant;
 }
 
-module.exports = { activeMutant, forget, record, filesByMutant, markKilled, isKilled, killsNear };
+/** A mutant's run begins (the sequencer): a kill from an earlier run of the same id does not count. */
+function startRun() {
+  shared.killedMutant = undefined;
+}
+
+module.exports = { activeMutant, forget, record, filesByMutant, markKilled, isKilled, killsNear, startRun };

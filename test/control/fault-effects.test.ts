@@ -146,7 +146,7 @@ describe('with the control API off', () => {
   beforeAll(async () => {
     off = await startMock({ logger: errors.logger, config: { controlApi: false } });
   });
-  afterAll(() => off.close());
+  afterAll(() => off?.close());
 
   it('/_mock paths are unknown paths that a fault on /** still never touches; /_mockery is faulted', async () => {
     await off.mock.faults.add({ path: '/**', error: { status: 503 } });

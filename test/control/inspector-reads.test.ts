@@ -21,8 +21,8 @@ beforeAll(async () => {
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  await h.close();
-  await receiver.close();
+  await h?.close();
+  await receiver?.close();
 });
 
 /** Runs `work` with an inspector page open (a listener on the push channel), as a tester would. */

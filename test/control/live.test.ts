@@ -80,8 +80,8 @@ describe('GET /_mock/live', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await h.close();
-    await new Promise((resolve) => server.close(resolve));
+    await h?.close();
+    if (server) await new Promise((resolve) => server.close(resolve));
   });
 
   const openStream = () => openLiveStream(base);

@@ -25,8 +25,8 @@ export function useSubscribedMock(subscription: Record<string, unknown>, options
     env.receiver.received.length = 0;
   });
   afterAll(async () => {
-    await env.h.close();
-    await env.receiver.close();
+    await env.h?.close();
+    await env.receiver?.close();
   });
   return env;
 }

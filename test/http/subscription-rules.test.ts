@@ -19,8 +19,8 @@ beforeAll(async () => {
 });
 afterEach(() => h.mock.services.webhooks.idle());
 afterAll(async () => {
-  await h.close();
-  await receiver.close();
+  await h?.close();
+  await receiver?.close();
 });
 
 async function subscribe(who: Authed = api, url = receiver.url) {

@@ -236,7 +236,7 @@ describe('the development policy', () => {
   afterAll(async () => {
     await receiver?.close();
     await target?.close();
-    await h.close();
+    await h?.close();
   });
 
   it('resolves nothing: HTTPS to any name, plain HTTP to loopback only, as before', async () => {

@@ -35,9 +35,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await h.close();
+  if (server) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  await h?.close();
 });
 
 const accountsHead = (extra: Array<[string, string | number]> = []) =>
