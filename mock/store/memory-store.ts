@@ -5,6 +5,7 @@ import { deepFreeze } from './freeze';
 import { checkedImport } from './import-check';
 import { Decimal } from './decimal';
 import { RecordCodec } from './record-codec';
+import { handedOutAt } from './record-marks';
 import { RecordTable } from './record-table';
 import type { RecordTypes } from './records';
 import { sliceSorted } from './slice';
@@ -35,6 +36,8 @@ export class MemoryStore implements Store {
   private readonly balanceTable = new Map<string, InstanceType<typeof Decimal>>();
   /** Each entry in the codec's kept form (an answer kept for 24 h is one string, not an object tree). */
   private readonly idempotency = new Map<string, string | object>();
+  /** Answers linked to a record that was removed since (`kind:id` → the answer whole, kept form). */
+  private readonly removedAnswers = new Map<string, string | object>();
   private claimsSinceSweep = 0;
 
   private table(kind: Kind): RecordTable {
@@ -78,7 +81,8 @@ export class MemoryStore implements Store {
   }
 
   async remove(kind: Kind, id: string): Promise<void> {
-    this.table(kind).remove(id);
+    const answer = this.table(kind).remove(id);
+    if (answer !== undefined) this.removedAnswers.set(`${kind}:${id}`, this.codec.encode(answer) ?? answer);
   }
 
   async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
@@ -186,20 +190,64 @@ export class MemoryStore implements Store {
       return existing.state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry: existing } : { outcome: 'DONE', entry: existing };
     }
     // Re-inserted, not overwritten: the map stays in claim order, which is expiry order (sweep).
-    this.idempotency.delete(key);
+    this.dropIdempotency(key);
     // Kept as it is while the request runs (a moment); in the compact form once it has its answer.
     this.idempotency.set(flatCopy(key), deepFreeze({ fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs }));
     return { outcome: 'CLAIMED' };
   }
 
-  private idempotencyEntry(key: string): IdempotencyEntry | undefined {
+  private keptIdempotency(key: string): KeptEntry | undefined {
     const kept = this.idempotency.get(key);
-    return (typeof kept === 'string' ? this.codec.decode(kept) : kept) as IdempotencyEntry | undefined;
+    return (typeof kept === 'string' ? this.codec.decode(kept) : kept) as KeptEntry | undefined;
+  }
+
+  private idempotencyEntry(key: string): IdempotencyEntry | undefined {
+    const kept = this.keptIdempotency(key);
+    if (kept === undefined || !('shows' in kept)) return kept;
+    const { shows, status, ...entry } = kept;
+    return { ...entry, response: { status, body: this.linkedAnswer(shows) } };
+  }
+
+  /** The body of an answer kept as a link: from the record's row, or kept whole when it was removed. */
+  private linkedAnswer(shows: AnswerLink): unknown {
+    const removed = this.removedAnswers.get(`${shows.kind}:${shows.id}`);
+    if (removed !== undefined) return typeof removed === 'string' ? this.codec.decode(removed) : removed;
+    const answer = this.table(shows.kind).answerOf(shows.id);
+    if (answer === undefined) throw new Error(`store: the answer linked to ${shows.kind} ${shows.id} is lost`);
+    return answer;
   }
 
   private keepIdempotency(key: string, entry: IdempotencyEntry): void {
+    const linked = this.linkIdempotency(entry);
     // Frozen only when kept as an object: an encoded entry is a copy nothing can edit.
-    this.idempotency.set(key, this.codec.encode(entry) ?? deepFreeze(entry));
+    this.idempotency.set(key, this.codec.encode(linked ?? entry) ?? deepFreeze(linked ?? entry));
+  }
+
+  /**
+   * An answer whose body is a record as this store keeps it now (a create answers the record it
+   * stored) is kept as a link to that record's row, which keeps the answer's difference from the
+   * record as the record changes (record-table.ts, answer-delta.ts): not a second copy of it.
+   */
+  private linkIdempotency(entry: IdempotencyEntry): LinkedEntry | undefined {
+    const { response, ...rest } = entry;
+    const place = response && handedOutAt(response.body);
+    if (!response || !place) return undefined;
+    for (const [kind, table] of this.tables) {
+      if (table !== place.table) continue;
+      return table.linkAnswer(place.row) ? { ...rest, status: response.status, shows: { kind, id: table.idAt(place.row) } } : undefined;
+    }
+    return undefined;
+  }
+
+  /** Deletes an entry; a link it held lets its record's row stop keeping the answer. */
+  private dropIdempotency(key: string): void {
+    const kept = this.keptIdempotency(key);
+    if (kept && 'shows' in kept) {
+      const { shows } = kept;
+      this.table(shows.kind).unlinkAnswer(shows.id);
+      this.removedAnswers.delete(`${shows.kind}:${shows.id}`);
+    }
+    this.idempotency.delete(key);
   }
 
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
@@ -209,7 +257,7 @@ export class MemoryStore implements Store {
   }
 
   async releaseIdempotencyKey(key: string): Promise<void> {
-    this.idempotency.delete(key);
+    this.dropIdempotency(key);
   }
 
   async exportState(now: number): Promise<StoreState> {
@@ -267,6 +315,7 @@ export class MemoryStore implements Store {
     this.tables.clear();
     this.balanceTable.clear();
     this.idempotency.clear();
+    this.removedAnswers.clear();
     this.claimsSinceSweep = 0;
   }
 
@@ -279,11 +328,21 @@ export class MemoryStore implements Store {
   private sweep(now: number): void {
     this.claimsSinceSweep = 0;
     for (const key of this.idempotency.keys()) {
-      if (this.idempotencyEntry(key)!.expiresAt > now) break;
-      this.idempotency.delete(key);
+      if (this.keptIdempotency(key)!.expiresAt > now) break;
+      this.dropIdempotency(key);
     }
   }
 }
+
+/** Which record an answer kept as a link showed. */
+interface AnswerLink {
+  kind: Kind;
+  id: string;
+}
+
+/** An entry as kept: whole, or (`shows`) its answer's status with a link to the record it showed. */
+type LinkedEntry = Omit<IdempotencyEntry, 'response'> & { status: number; shows: AnswerLink };
+type KeptEntry = IdempotencyEntry | LinkedEntry;
 
 /**
  * A key kept for 24 h as one flat string: a key built by concatenation (`${customer}:${key}`) is

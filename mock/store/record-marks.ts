@@ -37,13 +37,22 @@ export function placeRecord(record: object, table: MarkTable, row: number, kept:
   places.set(record, { table, row, kept });
 }
 
-function liveBit(record: unknown, key: object, assign: boolean): { place: Place; bit: number } | undefined {
-  if (typeof record !== 'object' || record === null) return undefined;
-  const place = places.get(record);
+function liveBit(record: unknown, key: object, assign: boolean): { place: { table: MarkTable; row: number }; bit: number } | undefined {
   // A record replaced since this object was handed out: its marks now belong to the new form.
-  if (!place || place.table.keptAt(place.row) !== place.kept) return undefined;
+  const place = handedOutAt(record);
+  if (!place) return undefined;
   const bit = place.table.bitOf(key, assign);
   return bit === undefined ? undefined : { place, bit };
+}
+
+/**
+ * Where a record the store handed out is kept, while its kept form is still the one it was decoded
+ * from or written as (memory-store.ts keeps an idempotency answer that is such a record as a link).
+ */
+export function handedOutAt(record: unknown): { table: MarkTable; row: number } | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const place = places.get(record);
+  return place && place.table.keptAt(place.row) === place.kept ? { table: place.table, row: place.row } : undefined;
 }
 
 export function hasMark(record: unknown, key: object): boolean {

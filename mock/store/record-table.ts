@@ -6,11 +6,15 @@
 // Reads decode the kept form; the last RECENT records read or written stay decoded, so a page
 // listed again is the same frozen objects (the response encoder keeps their checked JSON beside
 // them, mock/http/response-encoder.ts) and its JSON goes when they leave this window.
+import { answerDelta, answerFrom, type AnswerDelta } from './answer-delta';
 import { deepFreeze } from './freeze';
 import { IdIndex } from './id-index';
 import type { RecordCodec } from './record-codec';
 import { placeRecord, type MarkTable } from './record-marks';
 import { appendRow, lowerBound, removeRow } from './sorted-index';
+
+/** A linked answer that is the record as it is now (no difference to keep). */
+const SAME = '';
 
 /** Decoded records kept at hand per kind: a few pages of many lists, a bounded memory. */
 const RECENT = 4096;
@@ -47,6 +51,11 @@ export class RecordTable implements MarkTable {
   /** Each row's marks (record-marks.ts), a bit per key; cleared when the row's record changes. */
   private marks = new Uint8Array(64);
   private readonly markBits = new Map<object, number>();
+  /**
+   * Rows an idempotency answer shows (memory-store.ts): how that first answer differs from the
+   * record now, in the codec's form (answer-delta.ts); SAME while the record is unchanged.
+   */
+  private readonly answers: Array<string | object | undefined> = [];
 
   constructor(private readonly codec: RecordCodec) {}
 
@@ -83,13 +92,48 @@ export class RecordTable implements MarkTable {
   replace(id: string, record: unknown): boolean {
     const row = this.rowOf.get(id);
     if (row === undefined) return false;
-    this.keep(row, record);
+    // The answer that showed this record is worked out before the record changes, then kept as
+    // its difference from the new one.
+    const answer = this.answers[row] === undefined ? undefined : this.answerAt(row);
+    const kept = this.keep(row, record);
+    if (answer !== undefined) this.answers[row] = this.deltaForm(answerDelta(answer, kept as object));
     return true;
   }
 
-  remove(id: string): void {
+  /**
+   * Links an idempotency answer to the row it shows, while the two are the same: true when linked
+   * (one answer per row; a second one showing the same record is kept whole by the caller).
+   */
+  linkAnswer(row: number): boolean {
+    const list = this.lists[row];
+    if (list === undefined || list < 0 || this.answers[row] !== undefined) return false;
+    this.answers[row] = SAME;
+    return true;
+  }
+
+  /** The first answer linked to `id`'s row, as it was sent; undefined when none is linked. */
+  answerOf(id: string): object | undefined {
     const row = this.rowOf.get(id);
-    if (row === undefined) return;
+    return row === undefined || this.answers[row] === undefined ? undefined : this.answerAt(row);
+  }
+
+  /** The answer linked to `id`'s row expired: the row no longer keeps its difference. */
+  unlinkAnswer(id: string): void {
+    const row = this.rowOf.get(id);
+    if (row !== undefined) this.answers[row] = undefined;
+  }
+
+  /** The id of a row (a record handed out from it: record-marks.ts). */
+  idAt(row: number): string {
+    return this.rowOf.idOf(row);
+  }
+
+  /** Removes the record; answers the idempotency answer linked to it, for the caller to keep whole. */
+  remove(id: string): object | undefined {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return undefined;
+    const answer = this.answers[row] === undefined ? undefined : this.answerAt(row);
+    this.answers[row] = undefined;
     removeRow(this.scopeRows[this.lists[row]!]!, this.keys, row);
     this.rowOf.delete(id);
     this.recent.delete(row);
@@ -97,6 +141,7 @@ export class RecordTable implements MarkTable {
     this.kept[row] = undefined;
     if (row < this.marks.length) this.marks[row] = 0;
     this.free.push(row);
+    return answer;
   }
 
   /** The rows of a scope in key order (empty when the scope has none). */
@@ -161,11 +206,23 @@ export class RecordTable implements MarkTable {
     this.marks[row] = (this.marks[row] ?? 0) | bit;
   }
 
-  private keep(row: number, record: unknown): void {
+  private keep(row: number, record: unknown): unknown {
     const frozen = deepFreeze(record);
     this.kept[row] = this.codec.encode(frozen) ?? (frozen as object);
     if (row < this.marks.length) this.marks[row] = 0;
     this.remember(row, frozen);
+    return frozen;
+  }
+
+  private answerAt(row: number): object {
+    const kept = this.answers[row];
+    const delta = kept === SAME ? undefined : ((typeof kept === 'string' ? this.codec.decode(kept) : kept) as AnswerDelta);
+    return answerFrom(this.recordAt(row) as object, delta);
+  }
+
+  private deltaForm(delta: AnswerDelta | undefined): string | object {
+    if (delta === undefined) return SAME;
+    return this.codec.encode(delta) ?? deepFreeze(delta);
   }
 
   private remember(row: number, record: unknown): void {
