@@ -5,6 +5,7 @@ import { deepFreeze } from './freeze';
 import { checkedImport } from './import-check';
 import { Decimal } from './decimal';
 import { RecordCodec } from './record-codec';
+import { packKey, unpackKey } from './idempotency-keys';
 import { handedOutAt } from './record-marks';
 import { RecordTable } from './record-table';
 import type { RecordTypes } from './records';
@@ -183,26 +184,28 @@ export class MemoryStore implements Store {
     return { record: next };
   }
 
+  // The map is keyed by the packed key (idempotency-keys.ts): the private methods below take that.
   async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
     if (++this.claimsSinceSweep >= SWEEP_EVERY) this.sweep(now);
-    const existing = this.idempotencyEntry(key);
+    const slot = packKey(key);
+    const existing = this.idempotencyEntry(slot);
     if (existing && existing.expiresAt > now) {
       return existing.state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry: existing } : { outcome: 'DONE', entry: existing };
     }
     // Re-inserted, not overwritten: the map stays in claim order, which is expiry order (sweep).
-    this.dropIdempotency(key);
+    this.dropIdempotency(slot);
     // Kept as it is while the request runs (a moment); in the compact form once it has its answer.
-    this.idempotency.set(flatCopy(key), deepFreeze({ fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs }));
+    this.idempotency.set(flatCopy(slot), deepFreeze({ fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs }));
     return { outcome: 'CLAIMED' };
   }
 
-  private keptIdempotency(key: string): KeptEntry | undefined {
-    const kept = this.idempotency.get(key);
+  private keptIdempotency(slot: string): KeptEntry | undefined {
+    const kept = this.idempotency.get(slot);
     return (typeof kept === 'string' ? this.codec.decode(kept) : kept) as KeptEntry | undefined;
   }
 
-  private idempotencyEntry(key: string): IdempotencyEntry | undefined {
-    const kept = this.keptIdempotency(key);
+  private idempotencyEntry(slot: string): IdempotencyEntry | undefined {
+    const kept = this.keptIdempotency(slot);
     if (kept === undefined || !('shows' in kept)) return kept;
     const { shows, status, ...entry } = kept;
     return { ...entry, response: { status, body: this.linkedAnswer(shows) } };
@@ -217,10 +220,10 @@ export class MemoryStore implements Store {
     return answer;
   }
 
-  private keepIdempotency(key: string, entry: IdempotencyEntry): void {
+  private keepIdempotency(slot: string, entry: IdempotencyEntry): void {
     const linked = this.linkIdempotency(entry);
     // Frozen only when kept as an object: an encoded entry is a copy nothing can edit.
-    this.idempotency.set(key, this.codec.encode(linked ?? entry) ?? deepFreeze(linked ?? entry));
+    this.idempotency.set(slot, this.codec.encode(linked ?? entry) ?? deepFreeze(linked ?? entry));
   }
 
   /**
@@ -240,24 +243,25 @@ export class MemoryStore implements Store {
   }
 
   /** Deletes an entry; a link it held lets its record's row stop keeping the answer. */
-  private dropIdempotency(key: string): void {
-    const kept = this.keptIdempotency(key);
+  private dropIdempotency(slot: string): void {
+    const kept = this.keptIdempotency(slot);
     if (kept && 'shows' in kept) {
       const { shows } = kept;
       this.table(shows.kind).unlinkAnswer(shows.id);
       this.removedAnswers.delete(`${shows.kind}:${shows.id}`);
     }
-    this.idempotency.delete(key);
+    this.idempotency.delete(slot);
   }
 
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
-    const entry = this.idempotencyEntry(key);
+    const slot = packKey(key);
+    const entry = this.idempotencyEntry(slot);
     // Set again, not re-inserted: the map's order stays the claim order.
-    if (entry) this.keepIdempotency(key, { ...entry, state: 'DONE', response });
+    if (entry) this.keepIdempotency(slot, { ...entry, state: 'DONE', response });
   }
 
   async releaseIdempotencyKey(key: string): Promise<void> {
-    this.dropIdempotency(key);
+    this.dropIdempotency(packKey(key));
   }
 
   async exportState(now: number): Promise<StoreState> {
@@ -272,7 +276,7 @@ export class MemoryStore implements Store {
     });
     // A key still in progress belongs to a request that will not be in the restored state.
     const idempotency = [...this.idempotency.keys()]
-      .map((key) => [key, this.idempotencyEntry(key)!] as const)
+      .map((slot) => [unpackKey(slot), this.idempotencyEntry(slot)!] as const)
       .filter(([, entry]) => entry.state === 'DONE' && entry.expiresAt > now)
       .map(([key, entry]) => ({ key, ...entry }));
     return { sequence: this.sequence, records, balances, idempotency };
@@ -291,7 +295,7 @@ export class MemoryStore implements Store {
     }
     this.sequence = Math.max(state.sequence, maxKey);
     for (const balance of state.balances) this.balanceTable.set(`${balance.accountId}:${balance.asset}`, new Decimal(balance.value));
-    for (const { key, ...entry } of state.idempotency) this.keepIdempotency(key, entry);
+    for (const { key, ...entry } of state.idempotency) this.keepIdempotency(flatCopy(packKey(key)), entry);
   }
 
   async reset(load: () => Promise<void>): Promise<void> {
