@@ -5,7 +5,6 @@
 // of nearly every operation: about 270 of the 1,558 bytes a stored operation took. Kept as "the
 // record, but with these top-level values", a settled operation's answer is its first state,
 // transactions and update time: a few dozen bytes.
-import { isDeepStrictEqual } from 'node:util';
 import { deepFreeze } from './freeze';
 
 /** How the first answer differs from the record now; undefined when it is the record as it is. */
@@ -27,7 +26,7 @@ export function answerDelta(answer: object, record: object): AnswerDelta | undef
   const values: Fields = {};
   let differs = false;
   for (const key of keys) {
-    if (Object.hasOwn(now, key) && isDeepStrictEqual(shown[key], now[key])) continue;
+    if (Object.hasOwn(now, key) && sameJson(shown[key], now[key])) continue;
     values[key] = shown[key];
     differs = true;
   }
@@ -44,4 +43,18 @@ export function answerFrom(record: object, delta: AnswerDelta | undefined): obje
   const out: Fields = {};
   for (const key of delta.keys ?? Object.keys(now)) out[key] = Object.hasOwn(values, key) ? values[key] : now[key];
   return deepFreeze(out);
+}
+
+/** Equal values with their keys in the same order (a replay is the same JSON, not an equal object). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  const bKeys = Object.keys(b);
+  if (aKeys.length !== bKeys.length) return false;
+  for (let i = 0; i < aKeys.length; i++) {
+    const key = aKeys[i]!;
+    if (key !== bKeys[i] || !sameJson((a as Fields)[key], (b as Fields)[key])) return false;
+  }
+  return true;
 }

@@ -37,7 +37,7 @@ export class MemoryStore implements Store {
   private readonly balanceTable = new Map<string, InstanceType<typeof Decimal>>();
   /** Each entry in the codec's kept form (an answer kept for 24 h is one string, not an object tree). */
   private readonly idempotency = new Map<string, string | object>();
-  /** Answers linked to a record that was removed since (`kind:id` → the answer whole, kept form). */
+  /** Answers linked to a record that was removed since (`kind:insertion key` → the answer whole, kept form). */
   private readonly removedAnswers = new Map<string, string | object>();
   private claimsSinceSweep = 0;
 
@@ -82,8 +82,10 @@ export class MemoryStore implements Store {
   }
 
   async remove(kind: Kind, id: string): Promise<void> {
-    const answer = this.table(kind).remove(id);
-    if (answer !== undefined) this.removedAnswers.set(`${kind}:${id}`, this.codec.encode(answer) ?? answer);
+    const table = this.table(kind);
+    const key = table.keyOf(id);
+    const answer = table.remove(id);
+    if (answer !== undefined) this.removedAnswers.set(`${kind}:${key}`, this.codec.encode(answer) ?? answer);
   }
 
   async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
@@ -213,14 +215,17 @@ export class MemoryStore implements Store {
 
   /** The body of an answer kept as a link: from the record's row, or kept whole when it was removed. */
   private linkedAnswer(shows: AnswerLink): unknown {
-    const removed = this.removedAnswers.get(`${shows.kind}:${shows.id}`);
+    const removed = this.removedAnswers.get(`${shows.kind}:${shows.key}`);
     if (removed !== undefined) return typeof removed === 'string' ? this.codec.decode(removed) : removed;
-    const answer = this.table(shows.kind).answerOf(shows.id);
+    const answer = this.table(shows.kind).answerOf(shows.id, shows.key);
     if (answer === undefined) throw new Error(`store: the answer linked to ${shows.kind} ${shows.id} is lost`);
     return answer;
   }
 
   private keepIdempotency(slot: string, entry: IdempotencyEntry): void {
+    // An entry answered again (its key claimed anew after expiry while the first request ran) lets
+    // go of the record its first answer showed.
+    this.unlinkEntry(this.keptIdempotency(slot));
     const linked = this.linkIdempotency(entry);
     // Frozen only when kept as an object: an encoded entry is a copy nothing can edit.
     this.idempotency.set(slot, this.codec.encode(linked ?? entry) ?? deepFreeze(linked ?? entry));
@@ -237,20 +242,22 @@ export class MemoryStore implements Store {
     if (!response || !place) return undefined;
     for (const [kind, table] of this.tables) {
       if (table !== place.table) continue;
-      return table.linkAnswer(place.row) ? { ...rest, status: response.status, shows: { kind, id: table.idAt(place.row) } } : undefined;
+      return table.linkAnswer(place.row) ? { ...rest, status: response.status, shows: { kind, ...table.idAt(place.row) } } : undefined;
     }
     return undefined;
   }
 
   /** Deletes an entry; a link it held lets its record's row stop keeping the answer. */
   private dropIdempotency(slot: string): void {
-    const kept = this.keptIdempotency(slot);
-    if (kept && 'shows' in kept) {
-      const { shows } = kept;
-      this.table(shows.kind).unlinkAnswer(shows.id);
-      this.removedAnswers.delete(`${shows.kind}:${shows.id}`);
-    }
+    this.unlinkEntry(this.keptIdempotency(slot));
     this.idempotency.delete(slot);
+  }
+
+  private unlinkEntry(kept: KeptEntry | undefined): void {
+    if (!kept || !('shows' in kept)) return;
+    const { shows } = kept;
+    this.table(shows.kind).unlinkAnswer(shows.id, shows.key);
+    this.removedAnswers.delete(`${shows.kind}:${shows.key}`);
   }
 
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
@@ -342,6 +349,8 @@ export class MemoryStore implements Store {
 interface AnswerLink {
   kind: Kind;
   id: string;
+  /** The record's insertion key: a record inserted later under the same id is another record. */
+  key: number;
 }
 
 /** An entry as kept: whole, or (`shows`) its answer's status with a link to the record it showed. */

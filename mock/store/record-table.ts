@@ -111,21 +111,35 @@ export class RecordTable implements MarkTable {
     return true;
   }
 
-  /** The first answer linked to `id`'s row, as it was sent; undefined when none is linked. */
-  answerOf(id: string): object | undefined {
-    const row = this.rowOf.get(id);
-    return row === undefined || this.answers[row] === undefined ? undefined : this.answerAt(row);
+  /**
+   * The first answer linked to the record `id` inserted under `key`, as it was sent; undefined when
+   * none is (the key tells a record from a later one under the same id, after a removal).
+   */
+  answerOf(id: string, key: number): object | undefined {
+    const row = this.linkedRow(id, key);
+    return row === undefined ? undefined : this.answerAt(row);
   }
 
-  /** The answer linked to `id`'s row expired: the row no longer keeps its difference. */
-  unlinkAnswer(id: string): void {
-    const row = this.rowOf.get(id);
+  /** The answer linked to that record expired: its row no longer keeps the difference. */
+  unlinkAnswer(id: string, key: number): void {
+    const row = this.linkedRow(id, key);
     if (row !== undefined) this.answers[row] = undefined;
   }
 
-  /** The id of a row (a record handed out from it: record-marks.ts). */
-  idAt(row: number): string {
-    return this.rowOf.idOf(row);
+  private linkedRow(id: string, key: number): number | undefined {
+    const row = this.rowOf.get(id);
+    return row === undefined || this.keys[row] !== key || this.answers[row] === undefined ? undefined : row;
+  }
+
+  /** The id and insertion key of a row (a record handed out from it: record-marks.ts). */
+  idAt(row: number): { id: string; key: number } {
+    return { id: this.rowOf.idOf(row), key: this.keys[row]! };
+  }
+
+  /** The insertion key of `id`'s record. */
+  keyOf(id: string): number | undefined {
+    const row = this.rowOf.get(id);
+    return row === undefined ? undefined : this.keys[row];
   }
 
   /** Removes the record; answers the idempotency answer linked to it, for the caller to keep whole. */

@@ -114,6 +114,42 @@ describe('an answer that is a stored record', () => {
     expect(await store.claimIdempotencyKey('k1', 'print-k1', T0 + TTL + 1, TTL)).toEqual({ outcome: 'CLAIMED' });
   });
 
+  it('a record removed and another inserted under its id: each key replays its own answer, and neither loses the other', async () => {
+    const store = new MemoryStore();
+    const first = await create(store, 'k1');
+    await store.remove('quote', 'quote-1');
+    const second = await create(store, 'k2', { ...quote(), rate: '0.5' });
+    expect(JSON.stringify((await replay(store, 'k1'))?.body)).toBe(first);
+    expect(JSON.stringify((await replay(store, 'k2'))?.body)).toBe(second);
+    await store.releaseIdempotencyKey('k1');
+    expect(JSON.stringify((await replay(store, 'k2'))?.body)).toBe(second);
+    await store.update('quote', 'quote-1', (q) => ({ ...q, operationId: 'op-2' }));
+    expect(JSON.stringify((await replay(store, 'k2'))?.body)).toBe(second);
+    await store.exportState(T0 + 1);
+  });
+
+  it('a nested value whose keys changed order is replayed in its first order', async () => {
+    const store = new MemoryStore();
+    const record = { ...quote(), detail: { bid: '1', ask: '2' } } as unknown as QuoteRecord;
+    const first = await create(store, 'k1', record);
+    await store.update('quote', 'quote-1', (q) => ({ ...q, detail: { ask: '2', bid: '1' } }) as unknown as QuoteRecord);
+    expect(JSON.stringify((await replay(store, 'k1'))?.body)).toBe(first);
+  });
+
+  it('an entry answered again lets go of the record its first answer showed', async () => {
+    const store = new MemoryStore();
+    await create(store, 'k1');
+    await store.completeIdempotencyKey('k1', { status: 201, body: { other: true } });
+    // The record is free to be linked by another key: its entry is then a fraction of a copy.
+    const now = (await store.get('quote', 'quote-1'))!;
+    await store.claimIdempotencyKey('k2', 'print-k2', T0, TTL);
+    await store.completeIdempotencyKey('k2', { status: 201, body: now });
+    await store.claimIdempotencyKey('whole', 'print-whole', T0, TTL);
+    await store.completeIdempotencyKey('whole', { status: 201, body: { ...now } });
+    expect(keptSize(store, 'k2')).toBeLessThan(keptSize(store, 'whole') / 2);
+    expect((await replay(store, 'k1'))?.body).toEqual({ other: true });
+  });
+
   it('is exported whole, and a store that imports it replays the same answer', async () => {
     const store = new MemoryStore();
     const first = await create(store, 'k1');
