@@ -85,7 +85,7 @@ export class MemoryStore implements Store {
     const table = this.table(kind);
     const key = table.keyOf(id);
     const answer = table.remove(id);
-    if (answer !== undefined) this.removedAnswers.set(`${kind}:${key}`, this.codec.encode(answer) ?? answer);
+    if (answer !== undefined) this.removedAnswers.set(removedKey(kind, key!), this.codec.encode(answer) ?? answer);
   }
 
   async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
@@ -215,7 +215,7 @@ export class MemoryStore implements Store {
 
   /** The body of an answer kept as a link: from the record's row, or kept whole when it was removed. */
   private linkedAnswer(shows: AnswerLink): unknown {
-    const removed = this.removedAnswers.get(`${shows.kind}:${shows.key}`);
+    const removed = this.removedAnswers.get(removedKey(shows.kind, shows.key));
     if (removed !== undefined) return typeof removed === 'string' ? this.codec.decode(removed) : removed;
     const answer = this.table(shows.kind).answerOf(shows.id, shows.key);
     if (answer === undefined) throw new Error(`store: the answer linked to ${shows.kind} ${shows.id} is lost`);
@@ -257,7 +257,7 @@ export class MemoryStore implements Store {
     if (!kept || !('shows' in kept)) return;
     const { shows } = kept;
     this.table(shows.kind).unlinkAnswer(shows.id, shows.key);
-    this.removedAnswers.delete(`${shows.kind}:${shows.key}`);
+    this.removedAnswers.delete(removedKey(shows.kind, shows.key));
   }
 
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
@@ -351,6 +351,11 @@ interface AnswerLink {
   id: string;
   /** The record's insertion key: a record inserted later under the same id is another record. */
   key: number;
+}
+
+/** Where the answer linked to a removed record is kept: insertion keys are unique in a store's life. */
+function removedKey(kind: Kind, key: number): string {
+  return `${kind}:${key}`;
 }
 
 /** An entry as kept: whole, or (`shows`) its answer's status with a link to the record it showed. */

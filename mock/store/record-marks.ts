@@ -24,7 +24,7 @@ export interface MarkTable {
   addMark(row: number, bit: number): void;
 }
 
-interface Place {
+export interface Place {
   table: MarkTable;
   row: number;
   kept: unknown;
@@ -37,7 +37,7 @@ export function placeRecord(record: object, table: MarkTable, row: number, kept:
   places.set(record, { table, row, kept });
 }
 
-function liveBit(record: unknown, key: object, assign: boolean): { place: { table: MarkTable; row: number }; bit: number } | undefined {
+function liveBit(record: unknown, key: object, assign: boolean): { place: Place; bit: number } | undefined {
   // A record replaced since this object was handed out: its marks now belong to the new form.
   const place = handedOutAt(record);
   if (!place) return undefined;
@@ -49,10 +49,11 @@ function liveBit(record: unknown, key: object, assign: boolean): { place: { tabl
  * Where a record the store handed out is kept, while its kept form is still the one it was decoded
  * from or written as (memory-store.ts keeps an idempotency answer that is such a record as a link).
  */
-export function handedOutAt(record: unknown): { table: MarkTable; row: number } | undefined {
+export function handedOutAt(record: unknown): Place | undefined {
   if (typeof record !== 'object' || record === null) return undefined;
+  // The place itself, not a copy: the response encoder asks this twice for every record it lists.
   const place = places.get(record);
-  return place && place.table.keptAt(place.row) === place.kept ? { table: place.table, row: place.row } : undefined;
+  return place && place.table.keptAt(place.row) === place.kept ? place : undefined;
 }
 
 export function hasMark(record: unknown, key: object): boolean {
