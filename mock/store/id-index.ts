@@ -5,7 +5,7 @@
 
 const EMPTY = 0;
 const GONE = -1;
-const HEX = '0123456789abcdef';
+const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 
 export class IdIndex {
   /** The UUID of row r at r * 16; rows named by other ids leave their 16 bytes unused. */
@@ -17,6 +17,8 @@ export class IdIndex {
   private readonly others = new Map<string, number>();
   private readonly otherIds = new Map<number, string>();
   private readonly scratch = new Uint8Array(16);
+  /** A UUID's chars with hyphens in place, filled in by each idOf. */
+  private readonly idChars = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
   private lastParsed = '';
   private lastWasUuid = false;
   private count = 0;
@@ -71,13 +73,17 @@ export class IdIndex {
   idOf(row: number): string {
     const other = this.otherIds.get(row);
     if (other !== undefined) return other;
-    const codes: number[] = [];
+    // Written into one buffer and read as one flat string: the record codec asks this for every
+    // record it decodes that refers to its own id.
+    const chars = this.idChars;
+    let at = 0;
     for (let i = 0; i < 16; i++) {
-      if (i === 4 || i === 6 || i === 8 || i === 10) codes.push(45);
+      if (i === 4 || i === 6 || i === 8 || i === 10) at++;
       const b = this.bytes[row * 16 + i] as number;
-      codes.push(HEX.charCodeAt(b >>> 4), HEX.charCodeAt(b & 15));
+      chars[at++] = HEX_CODES[b >>> 4]!;
+      chars[at++] = HEX_CODES[b & 15]!;
     }
-    return String.fromCharCode(...codes);
+    return chars.toString('latin1', 0, 36);
   }
 
   /** Reads a canonical UUID into `scratch`; false for any other id. The last id read is remembered (a get is often followed by a set). */

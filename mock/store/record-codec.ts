@@ -7,6 +7,10 @@
 // bytes, ISO-8601 instants 6. Decoding gives back an equal value (same keys in the same order,
 // same strings and numbers, `undefined` kept), deep-frozen.
 //
+// A record kept in a table row (record-table.ts) is encoded and decoded knowing its row's id and
+// scope: text equal to either is one byte, since the row keeps them anyway. A record's own id,
+// and a timeline's operation (its scope), were 17 bytes each, several times per stored operation.
+//
 // Values it cannot keep exactly (a Date, a Map, a class instance, a function) make `encode`
 // answer undefined: the caller keeps such a record as the object itself.
 
@@ -32,6 +36,10 @@ const NAME = 10;
 const OBJECT = 11;
 /** An array: varint length, then each item. */
 const ARRAY = 12;
+/** Text equal to the id of the row the record is kept in (its own id): nothing more, the row knows it. */
+const OWN_ID = 13;
+/** Text equal to the scope of the row the record is kept in (an operation's customer, a timeline's operation). */
+const OWN_SCOPE = 14;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Text worth a dictionary entry: at most 48 chars without digits (assets, statuses, names; not amounts or ids). */
@@ -41,6 +49,12 @@ const MAX_SHAPES = 1 << 16;
 const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 
 class Unkeepable extends Error {}
+
+/** The row a record is kept in, which names its id and scope (looked up only when the record refers to them). */
+export interface RecordOwner {
+  rowId(row: number): string;
+  rowScope(row: number): string;
+}
 
 /** Buffer's own latin1 reader, without toString's argument handling (undocumented, stable since Node 0.x). */
 interface Latin1Slicer {
@@ -65,6 +79,12 @@ export class RecordCodec {
   private lastInstantText = '';
   private input = '';
   private at = 0;
+  /** While encoding a row's record: its id and scope (undefined otherwise, so no text matches). */
+  private ownId: string | undefined = undefined;
+  private ownScope: string | undefined = undefined;
+  /** While decoding a row's record: the row, asked for its id and scope on first need. */
+  private owner: RecordOwner | undefined = undefined;
+  private ownerRow = -1;
 
   /**
    * Puts `text` in the dictionary (while it has room): the ids of customers, accounts and
@@ -76,25 +96,38 @@ export class RecordCodec {
     this.names.push(text);
   }
 
-  /** The kept form of `value`, or undefined when it holds something JSON-like data does not. */
-  encode(value: unknown): string | undefined {
+  /**
+   * The kept form of `value`, or undefined when it holds something JSON-like data does not. With
+   * `own` (the id and scope of the row it is kept in), text equal to either is kept as a reference:
+   * decode it with the same row.
+   */
+  encode(value: unknown, own?: { id: string; scope: string }): string | undefined {
     this.length = 0;
+    this.ownId = own?.id;
+    this.ownScope = own?.scope;
     try {
       this.write(value);
     } catch (error) {
       if (error instanceof Unkeepable) return undefined;
       throw error;
+    } finally {
+      this.ownId = this.ownScope = undefined;
     }
     return (this.out as unknown as Latin1Slicer).latin1Slice(0, this.length);
   }
 
-  /** The value `encode` was given, rebuilt and deep-frozen. */
-  decode(kept: string): unknown {
+  /** The value `encode` was given, rebuilt and deep-frozen; `owner` and `row` name the row it was encoded for. */
+  decode(kept: string, owner?: RecordOwner, row = -1): unknown {
     this.input = kept;
     this.at = 0;
-    const value = this.read();
-    this.input = '';
-    return value;
+    this.owner = owner;
+    this.ownerRow = row;
+    try {
+      return this.read();
+    } finally {
+      this.input = '';
+      this.owner = undefined;
+    }
   }
 
   private byte(b: number): void {
@@ -166,6 +199,8 @@ export class RecordCodec {
   }
 
   private writeString(text: string): void {
+    if (text === this.ownId) return this.byte(OWN_ID);
+    if (text === this.ownScope) return this.byte(OWN_SCOPE);
     // Instants first: never dictionary names, and the commonest text after ids.
     if (text.length === 24 && text.charCodeAt(10) === 84 && text.charCodeAt(23) === 90) {
       const ms = instantMs(text);
@@ -274,6 +309,10 @@ export class RecordCodec {
       }
       case NAME:
         return this.names[this.readVarint()];
+      case OWN_ID:
+        return this.ownerOf(tag).rowId(this.ownerRow);
+      case OWN_SCOPE:
+        return this.ownerOf(tag).rowScope(this.ownerRow);
       case OBJECT: {
         const shape = this.readVarint();
         const build = (this.builders[shape] ??= builderOf(this.shapes[shape]!));
@@ -288,6 +327,11 @@ export class RecordCodec {
       default:
         throw new Error(`record codec: unknown tag ${tag} at ${this.at - 1}`);
     }
+  }
+
+  private ownerOf(tag: number): RecordOwner {
+    if (this.owner === undefined) throw new Error(`record codec: tag ${tag} at ${this.at - 1} refers to a row, and none was named`);
+    return this.owner;
   }
 }
 

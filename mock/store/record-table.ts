@@ -9,7 +9,7 @@
 import { answerDelta, answerFrom, type AnswerDelta } from './answer-delta';
 import { deepFreeze } from './freeze';
 import { IdIndex } from './id-index';
-import type { RecordCodec } from './record-codec';
+import type { RecordCodec, RecordOwner } from './record-codec';
 import { placeRecord, type MarkTable } from './record-marks';
 import { appendRow, lowerBound, removeRow } from './sorted-index';
 
@@ -35,7 +35,7 @@ export interface TableRow {
   record: unknown;
 }
 
-export class RecordTable implements MarkTable {
+export class RecordTable implements MarkTable, RecordOwner {
   private readonly rowOf = new IdIndex();
   private readonly keys: number[] = [];
   /** The scope number of each row; -1 for a free row. */
@@ -84,7 +84,7 @@ export class RecordTable implements MarkTable {
     this.rowOf.set(id, row);
     this.keys[row] = key;
     this.lists[row] = list;
-    this.keep(row, record);
+    this.keep(row, record, id, scope);
     this.scopeRows[list] = appendRow(this.scopeRows[list]!, this.keys, row);
   }
 
@@ -95,7 +95,7 @@ export class RecordTable implements MarkTable {
     // The answer that showed this record is worked out before the record changes, then kept as
     // its difference from the new one.
     const answer = this.answers[row] === undefined ? undefined : this.answerAt(row);
-    const kept = this.keep(row, record);
+    const kept = this.keep(row, record, id, this.rowScope(row));
     if (answer !== undefined) this.answers[row] = this.deltaForm(answerDelta(answer, kept as object));
     return true;
   }
@@ -181,7 +181,7 @@ export class RecordTable implements MarkTable {
       return recent;
     }
     const kept = this.kept[row];
-    const record = typeof kept === 'string' ? this.codec.decode(kept) : kept;
+    const record = typeof kept === 'string' ? this.codec.decode(kept, this, row) : kept;
     this.remember(row, record);
     return record;
   }
@@ -195,6 +195,16 @@ export class RecordTable implements MarkTable {
       out.push({ id: this.rowOf.idOf(row), scope: this.scopeOf.idOf(list), key: this.keys[row]!, record: this.recordAt(row) });
     }
     return out.sort((a, b) => a.key - b.key);
+  }
+
+  /** The id of a live row (the codec asks it for a record that refers to its own id). */
+  rowId(row: number): string {
+    return this.rowOf.idOf(row);
+  }
+
+  /** The scope of a live row. */
+  rowScope(row: number): string {
+    return this.scopeOf.idOf(this.lists[row]!);
   }
 
   keptAt(row: number): unknown {
@@ -220,9 +230,10 @@ export class RecordTable implements MarkTable {
     this.marks[row] = (this.marks[row] ?? 0) | bit;
   }
 
-  private keep(row: number, record: unknown): unknown {
+  private keep(row: number, record: unknown, id: string, scope: string): unknown {
     const frozen = deepFreeze(record);
-    this.kept[row] = this.codec.encode(frozen) ?? (frozen as object);
+    // Text equal to the row's id or scope is kept as a reference to it (record-codec.ts).
+    this.kept[row] = this.codec.encode(frozen, { id, scope }) ?? (frozen as object);
     if (row < this.marks.length) this.marks[row] = 0;
     this.remember(row, frozen);
     return frozen;

@@ -57,6 +57,30 @@ describe('records kept compactly by the memory store', () => {
     expect((await store.page('quote', { scope: 'customer-a', limit: 1, order: 'ASCENDING' })).items[0]!.record.operationId).toBe('op-0');
   });
 
+  it('when records name their own id and scope, each reads back naming its own out of the decoded window, a reused row too', async () => {
+    const store = new MemoryStore();
+    const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const entry = (id: string, operationId: string) =>
+      ({ id, operationId, eventType: 'OPERATION_REQUESTED', at: '2025-03-10T14:30:00.000Z', status: 'REQUESTED' }) as const;
+    const [opA, opB] = [uuid(900), uuid(901)];
+    for (let i = 0; i < 3; i++) await store.insert('timeline', opA, uuid(i), entry(uuid(i), opA));
+    await store.remove('timeline', uuid(1));
+    // Takes the removed record's row: its own id and scope are the new ones.
+    await store.insert('timeline', opB, uuid(3), entry(uuid(3), opB));
+    await store.replace('timeline', uuid(0), { ...entry(uuid(0), opA), status: 'COMPLETED' });
+    for (let i = 0; i < 5000; i++) await store.insert('quote', 'customer-a', `q-${i}`, op(i));
+    expect(await store.get('timeline', uuid(3))).toStrictEqual(entry(uuid(3), opB));
+    expect(await store.get('timeline', uuid(0))).toStrictEqual({ ...entry(uuid(0), opA), status: 'COMPLETED' });
+    const listed = await store.page('timeline', { scope: opA, limit: 10, order: 'ASCENDING' });
+    expect(listed.items.map((item) => item.record)).toStrictEqual([{ ...entry(uuid(0), opA), status: 'COMPLETED' }, entry(uuid(2), opA)]);
+    const exported = (await store.exportState(0)).records.timeline!;
+    expect(exported.map(({ id, scope, record }) => [id, scope, record.id, record.operationId])).toEqual([
+      [uuid(0), opA, uuid(0), opA],
+      [uuid(2), opA, uuid(2), opA],
+      [uuid(3), opB, uuid(3), opB],
+    ]);
+  });
+
   it('when a record holds what the compact form cannot keep, then it is kept as it was given', async () => {
     const store = new MemoryStore();
     const odd = { ...quote(), createdAt: new Date(0) } as unknown as ReturnType<typeof quote>;

@@ -1,7 +1,8 @@
 // The memory store's kept form (mock/store/record-codec.ts): whatever it keeps comes back equal,
 // key order, undefined fields and odd text included, frozen; what it cannot keep it says so.
 import { describe, expect, it } from '@jest/globals';
-import { RecordCodec } from '../../mock/store/record-codec';
+import fc from 'fast-check';
+import { RecordCodec, type RecordOwner } from '../../mock/store/record-codec';
 
 const roundTrip = (codec: RecordCodec, value: unknown) => codec.decode(codec.encode(value)!);
 
@@ -75,5 +76,43 @@ describe('the record codec', () => {
     const after = codec.encode({ accountId: id })!;
     expect(after.length).toBeLessThan(before.length);
     expect(codec.decode(before)).toEqual(codec.decode(after));
+  });
+
+  it('when a record names the id or scope of the row it is kept in, then each is one byte and comes back from the row', () => {
+    const codec = new RecordCodec();
+    const id = '3f0e4b1c-9a6d-4e2f-8b7a-1c2d3e4f5a6b';
+    const scope = '9b2d7e10-1c3a-4f5e-8d6c-0a1b2c3d4e5f';
+    const timeline = { id, operationId: scope, eventType: 'OPERATION_REQUESTED', note: id };
+    const owner: RecordOwner = { rowId: (row) => (row === 7 ? id : 'another'), rowScope: (row) => (row === 7 ? scope : 'another') };
+    const plain = codec.encode(timeline)!;
+    const owned = codec.encode(timeline, { id, scope })!;
+    // Three texts of 36 chars, 17 bytes each as UUIDs, are one byte each.
+    expect(plain.length - owned.length).toBe(3 * 16);
+    const back = codec.decode(owned, owner, 7);
+    expect(back).toStrictEqual(timeline);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(timeline));
+  });
+
+  it('when a record kept by reference to its row is decoded without the row, then it says so rather than guess', () => {
+    const codec = new RecordCodec();
+    const kept = codec.encode({ id: 'x-1' }, { id: 'x-1', scope: 'all' })!;
+    expect(() => codec.decode(kept)).toThrow(/refers to a row, and none was named/);
+  });
+
+  it('when any JSON value is encoded for a row, then decoding it for that row gives it back exactly', () => {
+    const text = fc.oneof(fc.constantFrom('row-id', 'row-scope', 'all', ''), fc.string({ maxLength: 40 }), fc.uuid());
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+      array: fc.array(tie('value'), { maxLength: 4 }),
+      object: fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+    })).value;
+    fc.assert(
+      fc.property(json, fc.constantFrom('row-id', 'all'), fc.constantFrom('row-scope', 'all', ''), (value, id, scope) => {
+        const codec = new RecordCodec();
+        const owner: RecordOwner = { rowId: () => id, rowScope: () => scope };
+        const kept = codec.encode(value, { id, scope })!;
+        expect(JSON.stringify(codec.decode(kept, owner, 0))).toBe(JSON.stringify(value));
+      }),
+    );
   });
 });
