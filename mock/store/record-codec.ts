@@ -4,7 +4,8 @@
 // idempotency answers); V8's young-generation collections and its marking then cost with their
 // number. Here object keys and key sets ("shapes") and short text values (assets, statuses, event
 // types, names) are written once in a dictionary and named by number, canonical UUIDs take 16
-// bytes, ISO-8601 instants 6. Decoding gives back an equal value (same keys in the same order,
+// bytes, ISO-8601 instants 6 (2 when the record already holds that instant), SHA-256 digests in base64url
+// (idempotency fingerprints) their 32 bytes. Decoding gives back an equal value (same keys in the same order,
 // same strings and numbers, `undefined` kept), deep-frozen.
 //
 // A record kept in a table row (record-table.ts) is encoded and decoded knowing its row's id and
@@ -40,6 +41,12 @@ const ARRAY = 12;
 const OWN_ID = 13;
 /** Text equal to the scope of the row the record is kept in (an operation's customer, a timeline's operation). */
 const OWN_SCOPE = 14;
+/** An instant this record already holds: varint index among its instants, in the order written. */
+const SAME_INSTANT = 15;
+/** 43 chars of unpadded base64url that are exactly 32 bytes (a SHA-256 digest: idempotency fingerprints): those bytes. */
+const DIGEST = 16;
+
+const DIGEST_PATTERN = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Text worth a dictionary entry: at most 48 chars without digits (assets, statuses, names; not amounts or ids). */
@@ -79,6 +86,9 @@ export class RecordCodec {
   private lastInstantText = '';
   private input = '';
   private at = 0;
+  /** The instants of the record being encoded (ms) or decoded (text), in order: a repeat names its index. */
+  private instantsWritten: number[] = [];
+  private instantsRead: string[] = [];
   /** While encoding a row's record: its id and scope (undefined otherwise, so no text matches). */
   private ownId: string | undefined = undefined;
   private ownScope: string | undefined = undefined;
@@ -103,6 +113,7 @@ export class RecordCodec {
    */
   encode(value: unknown, own?: { id: string; scope: string }): string | undefined {
     this.length = 0;
+    this.instantsWritten.length = 0;
     this.ownId = own?.id;
     this.ownScope = own?.scope;
     try {
@@ -120,6 +131,7 @@ export class RecordCodec {
   decode(kept: string, owner?: RecordOwner, row = -1): unknown {
     this.input = kept;
     this.at = 0;
+    this.instantsRead.length = 0;
     this.owner = owner;
     this.ownerRow = row;
     try {
@@ -205,10 +217,23 @@ export class RecordCodec {
     if (text.length === 24 && text.charCodeAt(10) === 84 && text.charCodeAt(23) === 90) {
       const ms = instantMs(text);
       if (ms !== undefined) {
+        // A record repeats its instants (an operation's creation and update, its state's, each
+        // settled transaction's): the second time, two bytes instead of seven.
+        const seen = this.instantsWritten.indexOf(ms);
+        if (seen >= 0) {
+          this.byte(SAME_INSTANT);
+          return this.varint(seen);
+        }
+        this.instantsWritten.push(ms);
         this.byte(INSTANT);
         for (let shift = 40; shift >= 0; shift -= 8) this.byte(Math.floor(ms / 2 ** shift) % 256);
         return;
       }
+    }
+    if (text.length === 43 && DIGEST_PATTERN.test(text)) {
+      this.byte(DIGEST);
+      for (const b of Buffer.from(text, 'base64url')) this.byte(b);
+      return;
     }
     const name = this.nameIds.get(text);
     if (name !== undefined) {
@@ -305,7 +330,15 @@ export class RecordCodec {
           this.lastInstant = ms;
           this.lastInstantText = new Date(ms).toISOString();
         }
+        this.instantsRead.push(this.lastInstantText);
         return this.lastInstantText;
+      }
+      case SAME_INSTANT:
+        return this.instantsRead[this.readVarint()];
+      case DIGEST: {
+        const start = this.at;
+        this.at += 32;
+        return Buffer.from(this.input.slice(start, this.at), 'latin1').toString('base64url');
       }
       case NAME:
         return this.names[this.readVarint()];

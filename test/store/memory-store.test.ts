@@ -74,7 +74,8 @@ describe('records kept compactly by the memory store', () => {
     const listed = await store.page('timeline', { scope: opA, limit: 10, order: 'ASCENDING' });
     expect(listed.items.map((item) => item.record)).toStrictEqual([{ ...entry(uuid(0), opA), status: 'COMPLETED' }, entry(uuid(2), opA)]);
     const exported = (await store.exportState(0)).records.timeline!;
-    expect(exported.map(({ id, scope, record }) => [id, scope, record.id, record.operationId])).toEqual([
+    const named = (record: unknown) => record as { id: string; operationId: string };
+    expect(exported.map(({ id, scope, record }) => [id, scope, named(record).id, named(record).operationId])).toEqual([
       [uuid(0), opA, uuid(0), opA],
       [uuid(2), opA, uuid(2), opA],
       [uuid(3), opB, uuid(3), opB],
