@@ -217,8 +217,8 @@ export class MemoryStore implements Store {
   private linkedAnswer(shows: AnswerLink): unknown {
     const removed = this.removedAnswers.get(removedKey(shows.kind, shows.key));
     if (removed !== undefined) return typeof removed === 'string' ? this.codec.decode(removed) : removed;
-    const answer = this.table(shows.kind).answerOf(shows.id, shows.key);
-    if (answer === undefined) throw new Error(`store: the answer linked to ${shows.kind} ${shows.id} is lost`);
+    const answer = this.table(shows.kind).answerOf(shows.row, shows.key);
+    if (answer === undefined) throw new Error(`store: the answer linked to ${shows.kind} ${shows.key} is lost`);
     return answer;
   }
 
@@ -242,7 +242,8 @@ export class MemoryStore implements Store {
     if (!response || !place) return undefined;
     for (const [kind, table] of this.tables) {
       if (table !== place.table) continue;
-      return table.linkAnswer(place.row) ? { ...rest, status: response.status, shows: { kind, ...table.idAt(place.row) } } : undefined;
+      const shows = { kind, row: place.row, key: table.keyAt(place.row) };
+      return table.linkAnswer(place.row) ? { ...rest, status: response.status, shows } : undefined;
     }
     return undefined;
   }
@@ -256,7 +257,7 @@ export class MemoryStore implements Store {
   private unlinkEntry(kept: KeptEntry | undefined): void {
     if (!kept || !('shows' in kept)) return;
     const { shows } = kept;
-    this.table(shows.kind).unlinkAnswer(shows.id, shows.key);
+    this.table(shows.kind).unlinkAnswer(shows.row, shows.key);
     this.removedAnswers.delete(removedKey(shows.kind, shows.key));
   }
 
@@ -348,8 +349,9 @@ export class MemoryStore implements Store {
 /** Which record an answer kept as a link showed. */
 interface AnswerLink {
   kind: Kind;
-  id: string;
-  /** The record's insertion key: a record inserted later under the same id is another record. */
+  /** The record's row: a few bytes where its id took 17. */
+  row: number;
+  /** The record's insertion key: a record inserted later in the same row (after a removal) is another record. */
   key: number;
 }
 

@@ -112,28 +112,25 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   /**
-   * The first answer linked to the record `id` inserted under `key`, as it was sent; undefined when
-   * none is (the key tells a record from a later one under the same id, after a removal).
+   * The first answer linked to the record at `row` inserted under `key`, as it was sent; undefined
+   * when none is (insertion keys are unique: a row reused after a removal holds another key).
    */
-  answerOf(id: string, key: number): object | undefined {
-    const row = this.linkedRow(id, key);
-    return row === undefined ? undefined : this.answerAt(row);
+  answerOf(row: number, key: number): object | undefined {
+    return this.isLinked(row, key) ? this.answerAt(row) : undefined;
   }
 
   /** The answer linked to that record expired: its row no longer keeps the difference. */
-  unlinkAnswer(id: string, key: number): void {
-    const row = this.linkedRow(id, key);
-    if (row !== undefined) this.answers[row] = undefined;
+  unlinkAnswer(row: number, key: number): void {
+    if (this.isLinked(row, key)) this.answers[row] = undefined;
   }
 
-  private linkedRow(id: string, key: number): number | undefined {
-    const row = this.rowOf.get(id);
-    return row === undefined || this.keys[row] !== key || this.answers[row] === undefined ? undefined : row;
+  private isLinked(row: number, key: number): boolean {
+    return (this.lists[row] ?? -1) >= 0 && this.keys[row] === key && this.answers[row] !== undefined;
   }
 
-  /** The id and insertion key of a row (a record handed out from it: record-marks.ts). */
-  idAt(row: number): { id: string; key: number } {
-    return { id: this.rowOf.idOf(row), key: this.keys[row]! };
+  /** The insertion key of a live row (a record handed out from it: record-marks.ts). */
+  keyAt(row: number): number {
+    return this.keys[row]!;
   }
 
   /** The insertion key of `id`'s record. */

@@ -128,6 +128,18 @@ describe('an answer that is a stored record', () => {
     await store.exportState(T0 + 1);
   });
 
+  it('a record removed and another one stored in its row: each key replays its own answer, after changes to the new one', async () => {
+    const store = new MemoryStore();
+    const first = await create(store, 'k1');
+    await store.remove('quote', 'quote-1');
+    const second = await create(store, 'k2', quote('quote-2'));
+    await store.update('quote', 'quote-2', (q) => ({ ...q, operationId: 'op-2' }));
+    await store.releaseIdempotencyKey('k1');
+    expect(await store.claimIdempotencyKey('k1', 'print-k1', T0 + 1, TTL)).toEqual({ outcome: 'CLAIMED' });
+    expect(JSON.stringify((await replay(store, 'k2'))?.body)).toBe(second);
+    expect(first).not.toBe(second);
+  });
+
   it('a nested value whose keys changed order is replayed in its first order', async () => {
     const store = new MemoryStore();
     const record = { ...quote(), detail: { bid: '1', ask: '2' } } as unknown as QuoteRecord;
