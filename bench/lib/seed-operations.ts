@@ -8,7 +8,7 @@
 // - the operation (buildOperation over the priced quote, the deposit's BR Code, the withdrawal's
 //   instruction, the transfer's target owner), and the create's idempotency entry with its answer;
 // - settled: COMPLETED with its confirmed transactions (moveOperation, settlementPlan);
-// - its timeline: one record per state it entered, REQUESTED and COMPLETED
+// - its timeline: one record with each state it entered, REQUESTED and COMPLETED
 //   (mock/services/operation-timeline.ts).
 // Every record gets its own ids, times and amount strings, as real creates do, so the memory
 // measured per operation is honest.
@@ -20,7 +20,8 @@ import { moveOperation } from '../../mock/domain/operations/state-machine';
 import { buildDepositBrCode } from '../../mock/domain/pix';
 import { priceQuote } from '../../mock/domain/quotes';
 import { fingerprint } from '../../mock/http/idempotency';
-import type { AccountRecord, Operation, Quote, QuoteRecord, TimelineRecord } from '../../mock/store/records';
+import { withEntry } from '../../mock/services/operation-timeline';
+import type { AccountRecord, Operation, Quote, QuoteRecord, TimelineEntry } from '../../mock/store/records';
 import type { ReferenceData } from '../../mock/services/deps';
 import type { Store } from '../../mock/store/store';
 
@@ -149,11 +150,12 @@ async function idempotent(store: Store, customerId: string, at: number, method: 
   await store.completeIdempotencyKey(key, { status: 201, body: answer });
 }
 
-/** As operation-timeline.ts records an OPERATION_* event. */
-async function timeline(store: Store, operation: Operation, eventType: TimelineRecord['eventType']): Promise<void> {
+/** As operation-timeline.ts records an OPERATION_* event: the operation's timeline made by its first, added to by the others. */
+async function timeline(store: Store, operation: Operation, eventType: TimelineEntry['eventType']): Promise<void> {
   const { status, createdAt } = operation.currentState;
-  const record: TimelineRecord = { id: randomUUID(), operationId: operation.id, eventType, at: createdAt, status };
-  await store.insert('timeline', operation.id, record.id, record);
+  const entry: TimelineEntry = { eventType, at: createdAt, status };
+  if (!(await store.update('timeline', operation.id, (current) => withEntry(current, entry))))
+    await store.insert('timeline', operation.customer.id, operation.id, { id: operation.id, entries: [entry] });
 }
 
 function presented(quote: QuoteRecord, customerId: string, scales: ReferenceData['scales']): Quote {

@@ -6,6 +6,7 @@ import { ServiceError } from '../errors/catalogue';
 import type { Operation } from '../store/records';
 import type { StoreState } from '../store/store';
 import { settleDueWork, type ControlContext } from './context';
+import { upgradeTimelines } from './timeline-upgrade';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -28,7 +29,8 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
   try {
     await store.importState({
       sequence: snapshot.sequence,
-      records: snapshot.records,
+      // A snapshot saved before timelines were one record per operation restores with them.
+      records: upgradeTimelines(snapshot.records),
       balances: snapshot.balances,
       idempotency: snapshot.idempotency,
     });

@@ -9,8 +9,6 @@ import { notFound } from './lookup';
 
 /** The newest this many of each kind are listed. */
 export const STATE_LIST_LIMIT = 200;
-/** An operation's timeline holds a few states; this bounds a runaway one. */
-const TIMELINE_LIMIT = 100;
 
 const summary = (customer: CustomerRecord) => ({
   id: customer.id,
@@ -62,10 +60,11 @@ export function stateHandlers(c: ControlContext) {
           .map((quote) => ({ quote: quotes.present(quote), status: quoteStatus(quote, now), operationId: quote.operationId })),
         operations: await Promise.all(
           operations.records.map(async (operation) => {
-            const timeline = await store.page('timeline', { scope: operation.id, limit: TIMELINE_LIMIT, order: 'ASCENDING' });
+            // Its states in order (operation-timeline.ts keeps at most TIMELINE_LIMIT, the latest).
+            const timeline = await store.get('timeline', operation.id);
             return {
               operation,
-              timeline: timeline.items.map(({ record: { eventType, at, status, reason } }) => ({
+              timeline: (timeline?.entries ?? []).map(({ eventType, at, status, reason }) => ({
                 eventType,
                 at,
                 status,

@@ -1,24 +1,51 @@
-// The state timeline of every operation: each OPERATION_* event is kept as a timeline record
-// under the operation's id, so the inspector shows every state an operation entered and when
-// (the service's Operation carries its current state only). A listener of the event bus, like
-// the webhook dispatcher: the change it follows is made whether or not the record is kept.
+// The state timeline of every operation: each OPERATION_* event adds the state it carries to the
+// operation's `timeline` record (id = the operation's, scoped by its customer), so the inspector
+// shows every state an operation entered and when (the service's Operation carries its current
+// state only). A listener of the event bus, like the webhook dispatcher: the change it follows is
+// made whether or not the entry is kept.
 import type { DomainEvent } from '../events/event-bus';
-import type { Operation, TimelineRecord } from '../store/records';
+import type { Operation, TimelineEntry, TimelineRecord } from '../store/records';
+import type { Store } from '../store/store';
 import type { Deps } from './deps';
 
-function timelineOf(event: DomainEvent, id: string): TimelineRecord | undefined {
+/** The states a timeline keeps, its latest: an operation enters a few; this bounds a runaway one. */
+export const TIMELINE_LIMIT = 100;
+
+function entryOf(event: DomainEvent): { operationId: string; entry: TimelineEntry } | undefined {
   if (event.resource !== 'OPERATION') return undefined;
   const operation = event.payload.data as Operation | undefined;
   if (!operation?.currentState) return undefined;
   const { status, reason } = operation.currentState;
-  return { id, operationId: operation.id, eventType: event.eventType, at: event.atTime, status, ...(reason ? { reason } : {}) };
+  return { operationId: operation.id, entry: { eventType: event.eventType, at: event.atTime, status, ...(reason ? { reason } : {}) } };
+}
+
+/** The timeline with `entry` added: the same entry again (an event published twice by a job run again) adds nothing. */
+export function withEntry(timeline: TimelineRecord, entry: TimelineEntry): TimelineRecord {
+  const last = timeline.entries[timeline.entries.length - 1];
+  if (last && JSON.stringify(last) === JSON.stringify(entry)) return timeline;
+  return { ...timeline, entries: [...timeline.entries, entry].slice(-TIMELINE_LIMIT) };
+}
+
+/**
+ * Adds the entry to the operation's timeline, made by its first event. Two first events at once
+ * (replicas) both find none: the one whose insert loses adds to the winner's instead.
+ */
+async function append(store: Store, customerId: string, operationId: string, entry: TimelineEntry): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    if (await store.update('timeline', operationId, (timeline) => withEntry(timeline, entry))) return;
+    try {
+      return await store.insert('timeline', customerId, operationId, { id: operationId, entries: [entry] });
+    } catch (error) {
+      if (attempt > 0 || !/exists already/.test((error as Error).message)) throw error;
+    }
+  }
 }
 
 /** Keeps every operation's timeline from now on; answers the unsubscribe. */
-export function recordOperationTimelines(deps: Pick<Deps, 'events' | 'store' | 'newId'>, onError: (error: unknown) => void): () => void {
+export function recordOperationTimelines(deps: Pick<Deps, 'events' | 'store'>, onError: (error: unknown) => void): () => void {
   return deps.events.subscribe(async (event) => {
-    const record = timelineOf(event, deps.newId());
-    if (!record) return;
-    await deps.store.insert('timeline', record.operationId, record.id, record).catch(onError);
+    const found = entryOf(event);
+    if (!found) return;
+    await append(deps.store, event.customerId, found.operationId, found.entry).catch(onError);
   });
 }

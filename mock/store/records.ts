@@ -66,13 +66,21 @@ export interface SubscriptionRecord {
 }
 
 /** One state an operation entered, recorded from its OPERATION_* event (the inspector's timeline). */
-export interface TimelineRecord {
-  id: string;
-  operationId: string;
+export interface TimelineEntry {
   eventType: EventType;
   at: string;
   status: string;
   reason?: Schemas['Reason'];
+}
+
+/**
+ * An operation's timeline: the states it entered, in order. One record per operation (id = the
+ * operation's), scoped by its customer: a record per state with a list per operation was about
+ * 120 bytes more per stored operation (README, scaling).
+ */
+export interface TimelineRecord {
+  id: string;
+  entries: TimelineEntry[];
 }
 
 /** How long one delivery attempt took in real time (the inspector's deliveries view); id = the execution log's. */
@@ -90,7 +98,7 @@ export interface RecordTypes {
   beneficiary: Beneficiary;
   subscription: SubscriptionRecord;
   executionLog: ExecutionLog;
-  /** Scoped by operation id. */
+  /** Id = the operation's; scoped by its customer. */
   timeline: TimelineRecord;
   /** Scoped by subscription id, like the execution logs. */
   deliveryTiming: DeliveryTiming;

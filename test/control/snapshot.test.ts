@@ -106,6 +106,38 @@ describe('snapshot round trip over HTTP', () => {
     expect((await api.get('/v1/operations?limit=1').expect(200)).body.data[0].id).toBe(next.id);
   });
 
+  it('a snapshot saved with a record per timeline state restores each operation with its whole timeline, and it goes on', async () => {
+    const settled = await deposit(api, '5.00');
+    await control(h).post(`/operations/${settled.id}/settle`).expect(200);
+    const requested = await deposit(api, '6.00');
+    const timelineOf = async (id: string) =>
+      (await control(h).get(`/state/${d.c1.id}`).expect(200)).body.operations
+        .find((o: { operation: { id: string } }) => o.operation.id === id)
+        .timeline.map((t: { eventType: string; status: string; at: string }) => `${t.eventType} ${t.status} ${t.at}`);
+    const before = await timelineOf(settled.id);
+    expect(before).toHaveLength(2);
+    const snapshot = (await control(h).get('/snapshot').expect(200)).body;
+    // The form fos-mock kept before: one record per state, listed under the operation.
+    type Item = { scope: string; id: string; key: number; record: { id: string; entries: object[] } };
+    let sequence = snapshot.sequence;
+    const legacy = (snapshot.records.timeline as Item[]).flatMap((item) =>
+      item.record.entries.map((entry, i) => ({
+        scope: item.id,
+        id: randomUUID(),
+        key: i === 0 ? item.key : ++sequence,
+        record: { id: randomUUID(), operationId: item.id, ...entry },
+      })),
+    );
+    expect(legacy.length).toBeGreaterThan(snapshot.records.timeline.length);
+    await control(h)
+      .post('/snapshot', { ...snapshot, sequence, records: { ...snapshot.records, timeline: legacy } })
+      .expect(200);
+    expect(await timelineOf(settled.id)).toEqual(before);
+    // A state entered after the restore joins the operation's restored timeline.
+    await control(h).post(`/operations/${requested.id}/settle`).expect(200);
+    expect((await timelineOf(requested.id)).map((t: string) => t.split(' ')[1])).toEqual(['REQUESTED', 'COMPLETED']);
+  });
+
   it('a malformed snapshot is 400 VALIDATION_ERROR and changes nothing', async () => {
     const before = await lists();
     const snapshot = (await control(h).get('/snapshot').expect(200)).body;

@@ -353,18 +353,13 @@ describe('the operation timeline', () => {
         .expect(201)
     ).body;
     const failed = await h.mock.services.operations.settle(d.c1.id, op.id);
-    const timeline = await h.mock.deps.store.page('timeline', { scope: op.id, limit: 10, order: 'ASCENDING' });
-    expect(timeline.items.map(({ record }) => ({ ...record, id: undefined }))).toEqual([
-      { id: undefined, operationId: op.id, eventType: 'OPERATION_REQUESTED', at: op.createdAt, status: 'REQUESTED' },
-      {
-        id: undefined,
-        operationId: op.id,
-        eventType: 'OPERATION_FAILED',
-        at: failed.currentState.createdAt,
-        status: 'FAILED',
-        reason: failed.currentState.reason,
-      },
-    ]);
+    expect(await h.mock.deps.store.get('timeline', op.id)).toEqual({
+      id: op.id,
+      entries: [
+        { eventType: 'OPERATION_REQUESTED', at: op.createdAt, status: 'REQUESTED' },
+        { eventType: 'OPERATION_FAILED', at: failed.currentState.createdAt, status: 'FAILED', reason: failed.currentState.reason },
+      ],
+    });
   });
 });
 

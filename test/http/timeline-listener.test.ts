@@ -1,54 +1,83 @@
-// The timeline listener keeps a record for each OPERATION event that carries an operation's state,
-// and nothing for other resources' events or an event with no state.
+// The timeline listener keeps, for each operation, one record of the states its OPERATION_* events
+// carried, in order, and nothing for other resources' events or an event with no state.
 import { describe, expect, it } from '@jest/globals';
-import { recordOperationTimelines } from '../../mock/services/operation-timeline';
-import type { DomainEvent } from '../../mock/events/event-bus';
+import { EventBus, type DomainEvent } from '../../mock/events/event-bus';
+import { recordOperationTimelines, TIMELINE_LIMIT } from '../../mock/services/operation-timeline';
+import { MemoryStore } from '../../mock/store/memory-store';
+
+const CUSTOMER = 'customer-1';
 
 function harness() {
-  let listener: ((event: DomainEvent) => Promise<void>) | undefined;
-  const inserted: unknown[] = [];
-  const deps = {
-    events: { subscribe: (l: typeof listener) => ((listener = l), () => undefined) },
-    store: {
-      insert: (...args: unknown[]) => {
-        inserted.push(args);
-        return Promise.resolve();
-      },
-    },
-    newId: () => 'timeline-1',
-  };
-  recordOperationTimelines(deps as never, () => undefined);
-  return { emit: (event: Partial<DomainEvent>) => listener!(event as DomainEvent), inserted };
+  const store = new MemoryStore();
+  const events = new EventBus();
+  const errors: unknown[] = [];
+  recordOperationTimelines({ events, store }, (error) => errors.push(error));
+  const emit = (event: Partial<DomainEvent>) => events.publish({ customerId: CUSTOMER, ...event } as DomainEvent);
+  const state = (id: string, eventType: DomainEvent['eventType'], status: string, at: string, reason?: object): Partial<DomainEvent> => ({
+    resource: 'OPERATION',
+    eventType,
+    atTime: at,
+    payload: { data: { id, currentState: { status, createdAt: at, ...(reason ? { reason } : {}) } } },
+  });
+  return { store, emit, state, errors };
 }
 
 describe('the operation timeline listener', () => {
-  it('keeps an operation event’s state, without a reason when there is none', async () => {
-    const { emit, inserted } = harness();
-    await emit({
-      resource: 'OPERATION',
-      eventType: 'OPERATION_REQUESTED',
-      atTime: '2026-11-21T12:00:00.000Z',
-      payload: { data: { id: 'op-1', currentState: { status: 'REQUESTED', createdAt: '2026-11-21T12:00:00.000Z' } } },
-    });
-    expect(inserted).toEqual([
-      [
-        'timeline',
-        'op-1',
-        'timeline-1',
-        { id: 'timeline-1', operationId: 'op-1', eventType: 'OPERATION_REQUESTED', at: '2026-11-21T12:00:00.000Z', status: 'REQUESTED' },
+  it('keeps an operation’s states in one record under its customer, in order, a reason only where there is one', async () => {
+    const { store, emit, state, errors } = harness();
+    await emit(state('op-1', 'OPERATION_REQUESTED', 'REQUESTED', '2026-11-21T12:00:00.000Z'));
+    await emit(state('op-1', 'OPERATION_FAILED', 'FAILED', '2026-11-21T12:00:05.000Z', { code: 'X', message: 'no' }));
+    expect(await store.get('timeline', 'op-1')).toEqual({
+      id: 'op-1',
+      entries: [
+        { eventType: 'OPERATION_REQUESTED', at: '2026-11-21T12:00:00.000Z', status: 'REQUESTED' },
+        { eventType: 'OPERATION_FAILED', at: '2026-11-21T12:00:05.000Z', status: 'FAILED', reason: { code: 'X', message: 'no' } },
       ],
+    });
+    expect((await store.all('timeline', CUSTOMER)).map((t) => t.id)).toEqual(['op-1']);
+    expect(errors).toEqual([]);
+  });
+
+  it('an event published twice (a job run again) adds its state once', async () => {
+    const { store, emit, state } = harness();
+    const requested = state('op-1', 'OPERATION_REQUESTED', 'REQUESTED', '2026-11-21T12:00:00.000Z');
+    await emit(requested);
+    await emit(requested);
+    expect((await store.get('timeline', 'op-1'))!.entries).toHaveLength(1);
+  });
+
+  it('two first events of an operation at once both land in its one timeline', async () => {
+    const { store, emit, state, errors } = harness();
+    await Promise.all([
+      emit(state('op-1', 'OPERATION_REQUESTED', 'REQUESTED', '2026-11-21T12:00:00.000Z')),
+      emit(state('op-1', 'OPERATION_COMPLETED', 'COMPLETED', '2026-11-21T12:00:00.000Z')),
     ]);
+    expect((await store.get('timeline', 'op-1'))!.entries.map((e) => e.status).sort()).toEqual(['COMPLETED', 'REQUESTED']);
+    expect(errors).toEqual([]);
+  });
+
+  it(`a runaway timeline keeps its latest ${TIMELINE_LIMIT} states`, async () => {
+    const { store, emit, state } = harness();
+    for (let i = 0; i < TIMELINE_LIMIT + 5; i++)
+      await emit(state('op-1', 'OPERATION_REQUESTED', `S${i}`, new Date(Date.UTC(2026, 10, 21) + i).toISOString()));
+    const entries = (await store.get('timeline', 'op-1'))!.entries;
+    expect(entries).toHaveLength(TIMELINE_LIMIT);
+    expect(entries[0]!.status).toBe('S5');
+    expect(entries[TIMELINE_LIMIT - 1]!.status).toBe(`S${TIMELINE_LIMIT + 4}`);
   });
 
   it('keeps nothing for an event of another resource, or an operation event with no state', async () => {
-    const { emit, inserted } = harness();
-    await emit({
-      resource: 'ACCOUNT',
-      eventType: 'ACCOUNT_CREATED',
-      payload: { data: { id: 'a', currentState: { status: 'X' } } },
-    });
+    const { store, emit } = harness();
+    await emit({ resource: 'ACCOUNT', eventType: 'ACCOUNT_CREATED', payload: { data: { id: 'a', currentState: { status: 'X' } } } });
     await emit({ resource: 'OPERATION', eventType: 'OPERATION_REQUESTED', payload: { data: { id: 'op-2' } } });
     await emit({ resource: 'OPERATION', eventType: 'OPERATION_REQUESTED', payload: {} });
-    expect(inserted).toEqual([]);
+    expect(await store.all('timeline', CUSTOMER)).toEqual([]);
+  });
+
+  it('a store that fails is reported, not thrown at the change that published the event', async () => {
+    const { store, emit, state, errors } = harness();
+    store.update = () => Promise.reject(new Error('store down'));
+    await expect(emit(state('op-1', 'OPERATION_REQUESTED', 'REQUESTED', '2026-11-21T12:00:00.000Z'))).resolves.toBeUndefined();
+    expect(errors).toEqual([new Error('store down')]);
   });
 });

@@ -60,25 +60,28 @@ describe('records kept compactly by the memory store', () => {
   it('when records name their own id and scope, each reads back naming its own out of the decoded window, a reused row too', async () => {
     const store = new MemoryStore();
     const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-    const entry = (id: string, operationId: string) =>
-      ({ id, operationId, eventType: 'OPERATION_REQUESTED', at: '2025-03-10T14:30:00.000Z', status: 'REQUESTED' }) as const;
-    const [opA, opB] = [uuid(900), uuid(901)];
-    for (let i = 0; i < 3; i++) await store.insert('timeline', opA, uuid(i), entry(uuid(i), opA));
-    await store.remove('timeline', uuid(1));
+    // A quote names its own id and its customer, the scope it is listed in.
+    const named = (id: string, customerId: string) => ({ ...quote(id), customerId });
+    const [customerA, customerB] = [uuid(900), uuid(901)];
+    for (let i = 0; i < 3; i++) await store.insert('quote', customerA, uuid(i), named(uuid(i), customerA));
+    await store.remove('quote', uuid(1));
     // Takes the removed record's row: its own id and scope are the new ones.
-    await store.insert('timeline', opB, uuid(3), entry(uuid(3), opB));
-    await store.replace('timeline', uuid(0), { ...entry(uuid(0), opA), status: 'COMPLETED' });
+    await store.insert('quote', customerB, uuid(3), named(uuid(3), customerB));
+    await store.replace('quote', uuid(0), { ...named(uuid(0), customerA), operationId: uuid(0) });
     for (let i = 0; i < 5000; i++) await store.insert('quote', 'customer-a', `q-${i}`, op(i));
-    expect(await store.get('timeline', uuid(3))).toStrictEqual(entry(uuid(3), opB));
-    expect(await store.get('timeline', uuid(0))).toStrictEqual({ ...entry(uuid(0), opA), status: 'COMPLETED' });
-    const listed = await store.page('timeline', { scope: opA, limit: 10, order: 'ASCENDING' });
-    expect(listed.items.map((item) => item.record)).toStrictEqual([{ ...entry(uuid(0), opA), status: 'COMPLETED' }, entry(uuid(2), opA)]);
-    const exported = (await store.exportState(0)).records.timeline!;
-    const named = (record: unknown) => record as { id: string; operationId: string };
-    expect(exported.map(({ id, scope, record }) => [id, scope, named(record).id, named(record).operationId])).toEqual([
-      [uuid(0), opA, uuid(0), opA],
-      [uuid(2), opA, uuid(2), opA],
-      [uuid(3), opB, uuid(3), opB],
+    expect(await store.get('quote', uuid(3))).toStrictEqual(named(uuid(3), customerB));
+    expect(await store.get('quote', uuid(0))).toStrictEqual({ ...named(uuid(0), customerA), operationId: uuid(0) });
+    const listed = await store.page('quote', { scope: customerA, limit: 10, order: 'ASCENDING' });
+    expect(listed.items.map((item) => item.record)).toStrictEqual([
+      { ...named(uuid(0), customerA), operationId: uuid(0) },
+      named(uuid(2), customerA),
+    ]);
+    const exported = (await store.exportState(0)).records.quote!.slice(0, 3);
+    const fields = (record: unknown) => record as { id: string; customerId: string };
+    expect(exported.map(({ id, scope, record }) => [id, scope, fields(record).id, fields(record).customerId])).toEqual([
+      [uuid(0), customerA, uuid(0), customerA],
+      [uuid(2), customerA, uuid(2), customerA],
+      [uuid(3), customerB, uuid(3), customerB],
     ]);
   });
 

@@ -1,0 +1,40 @@
+// A snapshot saved when an operation's timeline was a record per state is read as today's form
+// (one record per operation) on restore: mock/control/timeline-upgrade.ts.
+import { describe, expect, it } from '@jest/globals';
+import { upgradeTimelines } from '../../mock/control/timeline-upgrade';
+
+const state = (id: string, operationId: string, status: string) => ({
+  id,
+  operationId,
+  eventType: `OPERATION_${status}`,
+  at: '2026-11-21T12:00:00.000Z',
+  status,
+});
+
+describe('timelines of an older snapshot', () => {
+  it('are grouped per operation in key order, under its customer, at the key of their first state', () => {
+    const records = {
+      operation: [{ scope: 'customer-1', id: 'op-1', key: 1, record: {} }],
+      timeline: [
+        { scope: 'op-1', id: 't-3', key: 4, record: state('t-3', 'op-1', 'COMPLETED') },
+        { scope: 'op-1', id: 't-1', key: 2, record: state('t-1', 'op-1', 'REQUESTED') },
+        { scope: 'op-9', id: 't-2', key: 3, record: state('t-2', 'op-9', 'REQUESTED') },
+      ],
+    };
+    const { id: _a, operationId: _b, ...requested } = state('t-1', 'op-1', 'REQUESTED');
+    const { id: _c, operationId: _d, ...completed } = state('t-3', 'op-1', 'COMPLETED');
+    const { id: _e, operationId: _f, ...orphan } = state('t-2', 'op-9', 'REQUESTED');
+    expect(upgradeTimelines(records).timeline).toEqual([
+      { scope: 'customer-1', id: 'op-1', key: 2, record: { id: 'op-1', entries: [requested, completed] } },
+      // An operation the snapshot does not hold keeps its list: nothing is dropped.
+      { scope: 'op-9', id: 'op-9', key: 3, record: { id: 'op-9', entries: [orphan] } },
+    ]);
+    expect(upgradeTimelines(records).operation).toBe(records.operation);
+  });
+
+  it('of today’s form are left as they are', () => {
+    const records = { timeline: [{ scope: 'customer-1', id: 'op-1', key: 2, record: { id: 'op-1', entries: [] } }] };
+    expect(upgradeTimelines(records)).toBe(records);
+    expect(upgradeTimelines({})).toEqual({});
+  });
+});
