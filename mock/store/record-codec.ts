@@ -19,7 +19,7 @@ const NULL = 0;
 const TRUE = 1;
 const FALSE = 2;
 const UNDEFINED = 3;
-/** A whole number 0 ≤ n < 2^31 as a varint. */
+/** A whole number 0 ≤ n ≤ 2^53 - 1 as a varint (an idempotency key's expiry in ms: 6 bytes, not 9). */
 const UINT = 4;
 /** Any other number: 8 bytes, IEEE 754. */
 const FLOAT = 5;
@@ -152,6 +152,11 @@ export class RecordCodec {
   }
 
   private varint(n: number): void {
+    // Past 32 bits by division (bit operators would cut the number to 32 bits).
+    while (n >= 2 ** 31) {
+      this.byte((n % 0x80) | 0x80);
+      n = Math.floor(n / 0x80);
+    }
     while (n >= 0x80) {
       this.byte((n & 0x7f) | 0x80);
       n >>>= 7;
@@ -164,7 +169,7 @@ export class RecordCodec {
       case 'string':
         return this.writeString(value);
       case 'number':
-        if (Number.isInteger(value) && value >= 0 && value < 2 ** 31 && !Object.is(value, -0)) {
+        if (Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0)) {
           this.byte(UINT);
           return this.varint(value);
         }
