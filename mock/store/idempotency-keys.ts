@@ -31,3 +31,8 @@ export function unpackKey(kept: string): string {
 function uuid(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** Whether a kept key is two UUIDs packed (a marker and their 32 bytes): an escaped key never is. */
+export function isPackedKey(kept: string): boolean {
+  return kept.length === 33 && kept.charCodeAt(0) === PACKED;
+}

@@ -6,6 +6,7 @@ import { checkedImport } from './import-check';
 import { Decimal } from './decimal';
 import { RecordCodec } from './record-codec';
 import { packKey, unpackKey } from './idempotency-keys';
+import { IdempotencyMap } from './idempotency-map';
 import { handedOutAt } from './record-marks';
 import { RecordTable } from './record-table';
 import type { RecordTypes } from './records';
@@ -35,8 +36,12 @@ export class MemoryStore implements Store {
   private readonly codec = new RecordCodec();
   private readonly tables = new Map<Kind, RecordTable>();
   private readonly balanceTable = new Map<string, InstanceType<typeof Decimal>>();
-  /** Each entry in the codec's kept form (an answer kept for 24 h is one string, not an object tree). */
-  private readonly idempotency = new Map<string, string | object>();
+  /**
+   * Each entry in the codec's kept form (an answer kept for 24 h is one string, not an object
+   * tree), by packed key (idempotency-keys.ts), in claim order; two-UUID keys as their 32 bytes
+   * (idempotency-map.ts).
+   */
+  private readonly idempotency = new IdempotencyMap<string | object>();
   /** Answers linked to a record that was removed since (`kind:insertion key` → the answer whole, kept form). */
   private readonly removedAnswers = new Map<string, string | object>();
   private claimsSinceSweep = 0;
