@@ -74,6 +74,26 @@ describe('the operation timeline listener', () => {
     expect(await store.all('timeline', CUSTOMER)).toEqual([]);
   });
 
+  it('an insert that fails for another reason than an existing timeline is reported at once, not tried again', async () => {
+    const { store, emit, state, errors } = harness();
+    let inserts = 0;
+    store.insert = () => (inserts++, Promise.reject(new Error('disk full')));
+    await emit(state('op-1', 'OPERATION_REQUESTED', 'REQUESTED', '2026-11-21T12:00:00.000Z'));
+    expect(errors).toEqual([new Error('disk full')]);
+    expect(inserts).toBe(1);
+  });
+
+  it('a timeline that exists for its insert but not for its update is tried once more, then reported, not forever', async () => {
+    const { store, emit, state, errors } = harness();
+    let inserts = 0;
+    // As if another writer made and removed it between each update and insert.
+    store.update = () => Promise.resolve(undefined);
+    store.insert = () => (inserts++, Promise.reject(new Error('store: timeline op-1 exists already')));
+    await emit(state('op-1', 'OPERATION_REQUESTED', 'REQUESTED', '2026-11-21T12:00:00.000Z'));
+    expect(errors).toEqual([new Error('store: timeline op-1 exists already')]);
+    expect(inserts).toBe(2);
+  });
+
   it('a store that fails is reported, not thrown at the change that published the event', async () => {
     const { store, emit, state, errors } = harness();
     store.update = () => Promise.reject(new Error('store down'));
