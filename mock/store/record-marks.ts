@@ -18,6 +18,8 @@
 export interface MarkTable {
   /** The kept form of a row now: a mark holds only while it is still the one decoded. */
   keptAt(row: number): unknown;
+  /** The insertion key of a row's record: a row reused by another record holds another key. */
+  keyAt(row: number): number;
   /** The mark bit of `key` in this table, or undefined when its eight bits are taken. */
   bitOf(key: object, assign: boolean): number | undefined;
   marksAt(row: number): number;
@@ -27,6 +29,11 @@ export interface MarkTable {
 export interface Place {
   table: MarkTable;
   row: number;
+  /**
+   * The record's insertion key as well as its kept form: two records that differ only in their id
+   * and scope have the same kept form (record-codec.ts keeps those as references to the row).
+   */
+  key: number;
   kept: unknown;
 }
 
@@ -34,7 +41,7 @@ const places = new WeakMap<object, Place>();
 
 /** Called by a table for each record object it hands out: `record` is `kept` at `row`. */
 export function placeRecord(record: object, table: MarkTable, row: number, kept: unknown): void {
-  places.set(record, { table, row, kept });
+  places.set(record, { table, row, key: table.keyAt(row), kept });
 }
 
 function liveBit(record: unknown, key: object, assign: boolean): { place: Place; bit: number } | undefined {
@@ -53,7 +60,7 @@ export function handedOutAt(record: unknown): Place | undefined {
   if (typeof record !== 'object' || record === null) return undefined;
   // The place itself, not a copy: the response encoder asks this twice for every record it lists.
   const place = places.get(record);
-  return place && place.table.keptAt(place.row) === place.kept ? place : undefined;
+  return place && place.table.keptAt(place.row) === place.kept && place.table.keyAt(place.row) === place.key ? place : undefined;
 }
 
 export function hasMark(record: unknown, key: object): boolean {
