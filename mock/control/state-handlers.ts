@@ -2,6 +2,7 @@
 // the service API shows it (accounts with balances, quotes with their status by the mock clock,
 // operations with their state timeline, beneficiaries, subscriptions), newest first.
 import { quoteStatus } from '../domain/quotes';
+import { timelineEntries } from '../services/operation-timeline';
 import type { CustomerRecord, RecordTypes } from '../store/records';
 import type { Kind } from '../store/store';
 import { ok, type ControlContext, type ControlHandlers } from './context';
@@ -60,11 +61,11 @@ export function stateHandlers(c: ControlContext) {
           .map((quote) => ({ quote: quotes.present(quote), status: quoteStatus(quote, now), operationId: quote.operationId })),
         operations: await Promise.all(
           operations.records.map(async (operation) => {
-            // Its states in order (operation-timeline.ts keeps at most TIMELINE_LIMIT, the latest).
-            const timeline = await store.get('timeline', operation.id);
+            // Its states in order, the latest TIMELINE_LIMIT (operation-timeline.ts).
+            const timeline = await timelineEntries(store, operation.id);
             return {
               operation,
-              timeline: (timeline?.entries ?? []).map(({ eventType, at, status, reason }) => ({
+              timeline: timeline.map(({ eventType, at, status, reason }) => ({
                 eventType,
                 at,
                 status,

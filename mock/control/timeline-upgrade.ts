@@ -4,36 +4,31 @@
 // would show those operations without a timeline; so a restore reads them as today's form: one
 // record per operation (id = the operation's, listed under its customer), its states in the
 // order they were kept, at the key of its first.
-import type { TimelineEntry, TimelineRecord } from '../store/records';
+import { legacyEntry } from '../services/operation-timeline';
+import type { TimelineRecord } from '../store/records';
 import type { StoreState, StoredRecord } from '../store/store';
-
-interface StateRecord extends TimelineEntry {
-  id: string;
-  operationId: string;
-}
-
-function isStateRecord(record: unknown): record is StateRecord {
-  const r = record as Partial<StateRecord> | null;
-  return typeof r === 'object' && r !== null && typeof r.operationId === 'string' && typeof r.eventType === 'string' && !('entries' in r);
-}
 
 /** The records with every per-state timeline record grouped into its operation's timeline; anything else as it was. */
 export function upgradeTimelines(records: StoreState['records']): StoreState['records'] {
   const list = records.timeline;
-  if (!list?.some((item) => isStateRecord(item.record))) return records;
+  // Anything that is not a list of records is left as it is for the import to refuse.
+  if (!Array.isArray(list) || list.some((item) => typeof item !== 'object' || item === null)) return records;
+  if (!list.some((item) => legacyEntry(item.record))) return records;
   const customerOf = new Map((records.operation ?? []).map((item) => [item.id, item.scope]));
-  const grouped = new Map<string, StoredRecord & { record: TimelineRecord }>();
+  const sorted = [...list].sort((a, b) => a.key - b.key);
+  const earlier = new Map<string, StoredRecord & { record: TimelineRecord }>();
   const kept: StoredRecord[] = [];
-  for (const item of [...list].sort((a, b) => a.key - b.key)) {
-    if (!isStateRecord(item.record)) {
+  for (const item of sorted) {
+    const legacy = legacyEntry(item.record);
+    if (!legacy) {
       kept.push(item);
       continue;
     }
-    const { id: _id, operationId, ...entry } = item.record;
-    const timeline = grouped.get(operationId);
+    const { operationId, entry } = legacy;
+    const timeline = earlier.get(operationId);
     if (timeline) timeline.record.entries.push(entry);
     else
-      grouped.set(operationId, {
+      earlier.set(operationId, {
         // An operation the snapshot does not hold keeps its list: nothing is dropped.
         scope: customerOf.get(operationId) ?? item.scope,
         id: operationId,
@@ -41,5 +36,14 @@ export function upgradeTimelines(records: StoreState['records']): StoreState['re
         record: { id: operationId, entries: [entry] },
       });
   }
-  return { ...records, timeline: [...kept, ...grouped.values()].sort((a, b) => a.key - b.key) };
+  // A timeline already in today's form (states entered after the store was upgraded) gets the
+  // older states first; anything else is left for the import's own checks (a repeated id refused).
+  const upgraded = kept.map((item) => {
+    const older = earlier.get(item.id);
+    const now = item.record as Partial<TimelineRecord>;
+    if (!older || !Array.isArray(now.entries)) return item;
+    earlier.delete(item.id);
+    return { ...item, record: { ...now, entries: [...older.record.entries, ...now.entries] } };
+  });
+  return { ...records, timeline: [...upgraded, ...earlier.values()].sort((a, b) => a.key - b.key) };
 }

@@ -41,6 +41,32 @@ async function append(store: Store, customerId: string, operationId: string, ent
   }
 }
 
+/**
+ * A timeline record of the form fos-mock kept before: one per state entered, `{id, operationId,
+ * eventType, at, status, reason?}`, listed under the operation's id. A store kept across an upgrade
+ * (Redis) still holds them, and snapshots saved then carry them (mock/control/timeline-upgrade.ts).
+ */
+export function legacyEntry(record: unknown): { operationId: string; entry: TimelineEntry } | undefined {
+  const r = record as Partial<TimelineEntry & { id: string; operationId: string }> | null;
+  if (typeof r !== 'object' || r === null || typeof r.operationId !== 'string' || typeof r.eventType !== 'string' || 'entries' in r)
+    return undefined;
+  const { id: _id, operationId, ...entry } = r;
+  return { operationId, entry: entry as TimelineEntry };
+}
+
+/**
+ * An operation's states in order, the latest TIMELINE_LIMIT: its timeline record, after any it has
+ * in the earlier form (states entered before an upgrade of a store that outlived it).
+ */
+export async function timelineEntries(store: Store, operationId: string): Promise<TimelineEntry[]> {
+  const [timeline, earlier] = await Promise.all([
+    store.get('timeline', operationId),
+    store.page('timeline', { scope: operationId, limit: TIMELINE_LIMIT, order: 'ASCENDING' }),
+  ]);
+  const legacy = earlier.items.flatMap(({ record }) => legacyEntry(record)?.entry ?? []);
+  return [...legacy, ...(timeline?.entries ?? [])].slice(-TIMELINE_LIMIT);
+}
+
 /** Keeps every operation's timeline from now on; answers the unsubscribe. */
 export function recordOperationTimelines(deps: Pick<Deps, 'events' | 'store'>, onError: (error: unknown) => void): () => void {
   return deps.events.subscribe(async (event) => {

@@ -37,4 +37,22 @@ describe('timelines of an older snapshot', () => {
     expect(upgradeTimelines(records)).toBe(records);
     expect(upgradeTimelines({})).toEqual({});
   });
+
+  it('join their operation’s timeline of today’s form, the older states first; a repeated id is left for the import to refuse', () => {
+    const { id: _a, operationId: _b, ...requested } = state('t-1', 'op-1', 'REQUESTED');
+    const completed = { eventType: 'OPERATION_COMPLETED', at: '2026-11-21T12:00:05.000Z', status: 'COMPLETED' };
+    const today = { scope: 'customer-1', id: 'op-1', key: 5, record: { id: 'op-1', entries: [completed] } };
+    const records = {
+      operation: [{ scope: 'customer-1', id: 'op-1', key: 1, record: {} }],
+      timeline: [today, { scope: 'op-1', id: 't-1', key: 2, record: state('t-1', 'op-1', 'REQUESTED') }],
+    };
+    expect(upgradeTimelines(records).timeline).toEqual([{ ...today, record: { id: 'op-1', entries: [requested, completed] } }]);
+    const repeated = { ...records, timeline: [...records.timeline, { ...today, key: 6 }] };
+    expect(upgradeTimelines(repeated).timeline!.map((item) => item.id)).toEqual(['op-1', 'op-1']);
+  });
+
+  it('that are not records at all are left for the import to refuse, not read', () => {
+    const records = { timeline: [null, { scope: 'op-1', id: 't-1', key: 2, record: state('t-1', 'op-1', 'REQUESTED') }] };
+    expect(() => upgradeTimelines(records as never)).not.toThrow();
+  });
 });

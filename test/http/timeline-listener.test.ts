@@ -2,7 +2,7 @@
 // carried, in order, and nothing for other resources' events or an event with no state.
 import { describe, expect, it } from '@jest/globals';
 import { EventBus, type DomainEvent } from '../../mock/events/event-bus';
-import { recordOperationTimelines, TIMELINE_LIMIT } from '../../mock/services/operation-timeline';
+import { recordOperationTimelines, TIMELINE_LIMIT, timelineEntries } from '../../mock/services/operation-timeline';
 import { MemoryStore } from '../../mock/store/memory-store';
 
 const CUSTOMER = 'customer-1';
@@ -99,5 +99,23 @@ describe('the operation timeline listener', () => {
     store.update = () => Promise.reject(new Error('store down'));
     await expect(emit(state('op-1', 'OPERATION_REQUESTED', 'REQUESTED', '2026-11-21T12:00:00.000Z'))).resolves.toBeUndefined();
     expect(errors).toEqual([new Error('store down')]);
+  });
+
+  it('an operation’s states kept in the earlier form (a store that outlived an upgrade) are read first, then its timeline', async () => {
+    const { store, emit, state } = harness();
+    const earlier = {
+      id: 't-1',
+      operationId: 'op-1',
+      eventType: 'OPERATION_REQUESTED',
+      at: '2026-11-21T12:00:00.000Z',
+      status: 'REQUESTED',
+    };
+    await store.insert('timeline', 'op-1', 't-1', earlier as never);
+    await emit(state('op-1', 'OPERATION_COMPLETED', 'COMPLETED', '2026-11-21T12:00:05.000Z'));
+    expect(await timelineEntries(store, 'op-1')).toEqual([
+      { eventType: 'OPERATION_REQUESTED', at: '2026-11-21T12:00:00.000Z', status: 'REQUESTED' },
+      { eventType: 'OPERATION_COMPLETED', at: '2026-11-21T12:00:05.000Z', status: 'COMPLETED' },
+    ]);
+    expect(await timelineEntries(store, 'op-2')).toEqual([]);
   });
 });
