@@ -2,7 +2,7 @@
 // carried, in order, and nothing for other resources' events or an event with no state.
 import { describe, expect, it } from '@jest/globals';
 import { EventBus, type DomainEvent } from '../../mock/events/event-bus';
-import { recordOperationTimelines, TIMELINE_LIMIT, timelineEntries } from '../../mock/services/operation-timeline';
+import { legacyEntry, recordOperationTimelines, TIMELINE_LIMIT, timelineEntries } from '../../mock/services/operation-timeline';
 import { MemoryStore } from '../../mock/store/memory-store';
 
 const CUSTOMER = 'customer-1';
@@ -101,21 +101,39 @@ describe('the operation timeline listener', () => {
     expect(errors).toEqual([new Error('store down')]);
   });
 
-  it('an operation’s states kept in the earlier form (a store that outlived an upgrade) are read first, then its timeline', async () => {
+  it('states kept in the earlier form (a store that outlived an upgrade) are read first, in order, then the timeline', async () => {
     const { store, emit, state } = harness();
-    const earlier = {
-      id: 't-1',
-      operationId: 'op-1',
-      eventType: 'OPERATION_REQUESTED',
-      at: '2026-11-21T12:00:00.000Z',
-      status: 'REQUESTED',
-    };
-    await store.insert('timeline', 'op-1', 't-1', earlier as never);
+    const earlier = (id: string, status: string, at: string) => ({ id, operationId: 'op-1', eventType: `OPERATION_${status}`, at, status });
+    await store.insert('timeline', 'op-1', 't-1', earlier('t-1', 'REQUESTED', '2026-11-21T12:00:00.000Z') as never);
+    await store.insert('timeline', 'op-1', 't-2', earlier('t-2', 'PROCESSING', '2026-11-21T12:00:01.000Z') as never);
+    // Under the operation's id only records of the earlier form are states.
+    await store.insert('timeline', 'op-1', 'odd', { id: 'odd', entries: [] });
     await emit(state('op-1', 'OPERATION_COMPLETED', 'COMPLETED', '2026-11-21T12:00:05.000Z'));
-    expect(await timelineEntries(store, 'op-1')).toEqual([
-      { eventType: 'OPERATION_REQUESTED', at: '2026-11-21T12:00:00.000Z', status: 'REQUESTED' },
-      { eventType: 'OPERATION_COMPLETED', at: '2026-11-21T12:00:05.000Z', status: 'COMPLETED' },
-    ]);
+    expect((await timelineEntries(store, 'op-1')).map((e) => e.status)).toEqual(['REQUESTED', 'PROCESSING', 'COMPLETED']);
     expect(await timelineEntries(store, 'op-2')).toEqual([]);
+    for (let i = 0; i < TIMELINE_LIMIT; i++)
+      await emit(state('op-1', 'OPERATION_COMPLETED', `S${i}`, new Date(Date.UTC(2026, 10, 22) + i).toISOString()));
+    const latest = await timelineEntries(store, 'op-1');
+    expect(latest).toHaveLength(TIMELINE_LIMIT);
+    expect(latest[0]!.status).toBe('S0');
+  });
+
+  it('a record is a state of the earlier form only with an operation id, an event type and no entries', () => {
+    const at = '2026-11-21T12:00:00.000Z';
+    expect(legacyEntry({ id: 't', operationId: 'op-1', eventType: 'OPERATION_REQUESTED', at, status: 'REQUESTED' })).toEqual({
+      operationId: 'op-1',
+      entry: { eventType: 'OPERATION_REQUESTED', at, status: 'REQUESTED' },
+    });
+    for (const record of [
+      null,
+      'op-1',
+      {},
+      { operationId: 'op-1', at },
+      { eventType: 'OPERATION_REQUESTED', at },
+      { operationId: 1, eventType: 'OPERATION_REQUESTED' },
+      { operationId: 'op-1', eventType: 7 },
+      { id: 'op-1', operationId: 'op-1', eventType: 'OPERATION_REQUESTED', entries: [] },
+    ])
+      expect(legacyEntry(record)).toBeUndefined();
   });
 });
