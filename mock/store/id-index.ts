@@ -1,19 +1,14 @@
 // Id → row of a record table. Every id the mock makes is a canonical UUID (randomUUID): those are
-// kept as 16 bytes each in one buffer and found by open addressing in a typed array, so a
-// million ids are two large arrays rather than a million strings and map entries (about 100
-// bytes each). Any other id (fixtures, tests, imported snapshots) goes in an ordinary Map.
+// kept as 16 bytes each and found by open addressing (byte-key-slots.ts), so a million ids are two
+// large arrays rather than a million strings and map entries (about 100 bytes each). Any other id
+// (fixtures, tests, imported snapshots) goes in an ordinary Map.
+import { ByteKeySlots } from './byte-key-slots';
 
-const EMPTY = 0;
-const GONE = -1;
 const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 
 export class IdIndex {
-  /** The UUID of row r at r * 16; rows named by other ids leave their 16 bytes unused. */
-  private bytes = new Uint8Array(16 * 64);
-  /** Open addressing: row + 1, EMPTY, or GONE (a removed id: probing goes on past it). */
-  private slots = new Int32Array(128);
-  /** Slots not EMPTY (live and GONE): the table grows before probes get long. */
-  private filled = 0;
+  /** Each UUID id as its 16 bytes, naming its row. */
+  private readonly uuids = new ByteKeySlots(16);
   private readonly others = new Map<string, number>();
   private readonly otherIds = new Map<number, string>();
   private readonly scratch = new Uint8Array(16);
@@ -29,8 +24,8 @@ export class IdIndex {
 
   get(id: string): number | undefined {
     if (!this.parse(id)) return this.others.get(id);
-    const slot = this.find(this.scratch);
-    return slot < 0 ? undefined : (this.slots[slot] as number) - 1;
+    const row = this.uuids.find(this.scratch);
+    return row < 0 ? undefined : row;
   }
 
   /** Names `row` by `id`, which must be new here. */
@@ -41,17 +36,7 @@ export class IdIndex {
       this.otherIds.set(row, id);
       return;
     }
-    // At half full (removed ids count until a rehash drops them), twice the room, or the same room
-    // when most of what is filled was removed.
-    if ((this.filled + 1) * 2 > this.slots.length)
-      this.rehash(this.count * 4 > this.slots.length ? this.slots.length * 2 : this.slots.length);
-    while ((row + 1) * 16 > this.bytes.length) {
-      const bigger = new Uint8Array(this.bytes.length * 2);
-      bigger.set(this.bytes);
-      this.bytes = bigger;
-    }
-    this.bytes.set(this.scratch, row * 16);
-    this.place(row);
+    this.uuids.add(row, this.scratch);
   }
 
   delete(id: string): void {
@@ -63,10 +48,7 @@ export class IdIndex {
       this.count--;
       return;
     }
-    const slot = this.find(this.scratch);
-    if (slot < 0) return;
-    this.slots[slot] = GONE;
-    this.count--;
+    if (this.uuids.remove(this.scratch) >= 0) this.count--;
   }
 
   /** The id of a row that has one. */
@@ -75,11 +57,12 @@ export class IdIndex {
     if (other !== undefined) return other;
     // Written into one buffer and read as one flat string: the record codec asks this for every
     // record it decodes that refers to its own id.
+    const bytes = this.uuids.keyOf(row);
     const chars = this.idChars;
     let at = 0;
     for (let i = 0; i < 16; i++) {
       if (i === 4 || i === 6 || i === 8 || i === 10) at++;
-      const b = this.bytes[row * 16 + i] as number;
+      const b = bytes[i] as number;
       chars[at++] = HEX_CODES[b >>> 4]!;
       chars[at++] = HEX_CODES[b & 15]!;
     }
@@ -105,45 +88,6 @@ export class IdIndex {
     }
     this.lastWasUuid = true;
     return true;
-  }
-
-  private hash(bytes: Uint8Array, offset: number): number {
-    // FNV-1a over the 16 bytes: ids need not be random to spread.
-    let h = 0x811c9dc5;
-    for (let i = 0; i < 16; i++) h = Math.imul(h ^ (bytes[offset + i] as number), 0x01000193);
-    return h >>> 0;
-  }
-
-  /** The slot holding `uuid`, or -1. */
-  private find(uuid: Uint8Array): number {
-    const mask = this.slots.length - 1;
-    for (let slot = this.hash(uuid, 0) & mask; ; slot = (slot + 1) & mask) {
-      const value = this.slots[slot] as number;
-      if (value === EMPTY) return -1;
-      if (value !== GONE && this.same(uuid, value - 1)) return slot;
-    }
-  }
-
-  private same(uuid: Uint8Array, row: number): boolean {
-    const base = row * 16;
-    for (let i = 0; i < 16; i++) if (this.bytes[base + i] !== uuid[i]) return false;
-    return true;
-  }
-
-  /** Puts a row whose UUID is in `bytes` into the first free slot of its probe. */
-  private place(row: number): void {
-    const mask = this.slots.length - 1;
-    let slot = this.hash(this.bytes, row * 16) & mask;
-    while (this.slots[slot] !== EMPTY) slot = (slot + 1) & mask;
-    this.slots[slot] = row + 1;
-    this.filled++;
-  }
-
-  private rehash(size: number): void {
-    const old = this.slots;
-    this.slots = new Int32Array(size);
-    this.filled = 0;
-    for (const value of old) if (value > 0) this.place(value - 1);
   }
 }
 
