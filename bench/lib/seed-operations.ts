@@ -20,7 +20,7 @@ import { moveOperation } from '../../mock/domain/operations/state-machine';
 import { buildDepositBrCode } from '../../mock/domain/pix';
 import { priceQuote } from '../../mock/domain/quotes';
 import { fingerprint } from '../../mock/http/idempotency';
-import { withEntry } from '../../mock/services/operation-timeline';
+import { appendTimelineEntry } from '../../mock/services/operation-timeline';
 import type { AccountRecord, Operation, Quote, QuoteRecord, TimelineEntry } from '../../mock/store/records';
 import type { ReferenceData } from '../../mock/services/deps';
 import type { Store } from '../../mock/store/store';
@@ -150,12 +150,10 @@ async function idempotent(store: Store, customerId: string, at: number, method: 
   await store.completeIdempotencyKey(key, { status: 201, body: answer });
 }
 
-/** As operation-timeline.ts records an OPERATION_* event: the operation's timeline made by its first, added to by the others. */
+/** As operation-timeline.ts records an OPERATION_* event. */
 async function timeline(store: Store, operation: Operation, eventType: TimelineEntry['eventType']): Promise<void> {
   const { status, createdAt } = operation.currentState;
-  const entry: TimelineEntry = { eventType, at: createdAt, status };
-  if (!(await store.update('timeline', operation.id, (current) => withEntry(current, entry))))
-    await store.insert('timeline', operation.customer.id, operation.id, { id: operation.id, entries: [entry] });
+  await appendTimelineEntry(store, operation.customer.id, operation.id, { eventType, at: createdAt, status });
 }
 
 function presented(quote: QuoteRecord, customerId: string, scales: ReferenceData['scales']): Quote {

@@ -20,7 +20,7 @@ function entryOf(event: DomainEvent): { operationId: string; entry: TimelineEntr
 }
 
 /** The timeline with `entry` added: the same entry again (an event published twice by a job run again) adds nothing. */
-export function withEntry(timeline: TimelineRecord, entry: TimelineEntry): TimelineRecord {
+function withEntry(timeline: TimelineRecord, entry: TimelineEntry): TimelineRecord {
   const last = timeline.entries[timeline.entries.length - 1];
   if (last && JSON.stringify(last) === JSON.stringify(entry)) return timeline;
   return { ...timeline, entries: [...timeline.entries, entry].slice(-TIMELINE_LIMIT) };
@@ -30,7 +30,7 @@ export function withEntry(timeline: TimelineRecord, entry: TimelineEntry): Timel
  * Adds the entry to the operation's timeline, made by its first event. Two first events at once
  * (replicas) both find none: the one whose insert loses adds to the winner's instead.
  */
-async function append(store: Store, customerId: string, operationId: string, entry: TimelineEntry): Promise<void> {
+export async function appendTimelineEntry(store: Store, customerId: string, operationId: string, entry: TimelineEntry): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if (await store.update('timeline', operationId, (timeline) => withEntry(timeline, entry))) return;
     try {
@@ -72,6 +72,6 @@ export function recordOperationTimelines(deps: Pick<Deps, 'events' | 'store'>, o
   return deps.events.subscribe(async (event) => {
     const found = entryOf(event);
     if (!found) return;
-    await append(deps.store, event.customerId, found.operationId, found.entry).catch(onError);
+    await appendTimelineEntry(deps.store, event.customerId, found.operationId, found.entry).catch(onError);
   });
 }

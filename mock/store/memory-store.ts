@@ -87,10 +87,8 @@ export class MemoryStore implements Store {
   }
 
   async remove(kind: Kind, id: string): Promise<void> {
-    const table = this.table(kind);
-    const key = table.keyOf(id);
-    const answer = table.remove(id);
-    if (answer !== undefined) this.removedAnswers.set(removedKey(kind, key!), this.codec.encode(answer) ?? answer);
+    const linked = this.table(kind).remove(id);
+    if (linked) this.removedAnswers.set(removedKey(kind, linked.key), this.codec.encode(linked.answer) ?? linked.answer);
   }
 
   async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
@@ -247,7 +245,7 @@ export class MemoryStore implements Store {
     if (!response || !place) return undefined;
     for (const [kind, table] of this.tables) {
       if (table !== place.table) continue;
-      const shows = { kind, row: place.row, key: table.keyAt(place.row) };
+      const shows = { kind, row: place.row, key: place.key };
       return table.linkAnswer(place.row) ? { ...rest, status: response.status, shows } : undefined;
     }
     return undefined;

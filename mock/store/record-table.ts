@@ -133,14 +133,11 @@ export class RecordTable implements MarkTable, RecordOwner {
     return this.keys[row]!;
   }
 
-  /** The insertion key of `id`'s record. */
-  keyOf(id: string): number | undefined {
-    const row = this.rowOf.get(id);
-    return row === undefined ? undefined : this.keys[row];
-  }
-
-  /** Removes the record; answers the idempotency answer linked to it, for the caller to keep whole. */
-  remove(id: string): object | undefined {
+  /**
+   * Removes the record; answers the idempotency answer linked to it, for the caller to keep whole,
+   * with the record's insertion key (undefined when there was no answer or no record).
+   */
+  remove(id: string): { answer: object; key: number } | undefined {
     const row = this.rowOf.get(id);
     if (row === undefined) return undefined;
     const answer = this.answers[row] === undefined ? undefined : this.answerAt(row);
@@ -152,7 +149,7 @@ export class RecordTable implements MarkTable, RecordOwner {
     this.kept[row] = undefined;
     if (row < this.marks.length) this.marks[row] = 0;
     this.free.push(row);
-    return answer;
+    return answer === undefined ? undefined : { answer, key: this.keys[row]! };
   }
 
   /** The rows of a scope in key order (empty when the scope has none). */
