@@ -23,6 +23,32 @@ describe('records kept by the memory store', () => {
   });
 });
 
+describe('which records the memory store keeps decoded', () => {
+  /** More quotes than the store keeps decoded (4,096 per kind): the first ones are only in their kept form. */
+  async function storeWithFillers(count: number): Promise<MemoryStore> {
+    const store = new MemoryStore();
+    for (let i = 0; i < count; i++) await store.insert('quote', 'customer-b', `filler-${i}`, quote(`filler-${i}`));
+    return store;
+  }
+
+  it('a record read once is decoded for that read only; read again, it stays decoded and later reads give the same object', async () => {
+    const store = await storeWithFillers(5000);
+    const once = (await store.get('quote', 'filler-0'))!;
+    const twice = (await store.get('quote', 'filler-0'))!;
+    expect(twice).not.toBe(once);
+    expect(twice).toEqual(once);
+    expect(await store.get('quote', 'filler-0')).toBe(twice);
+  });
+
+  it('records each read once, more of them than the store keeps decoded, do not push out a record just written', async () => {
+    const store = await storeWithFillers(10_000);
+    await store.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
+    const written = await store.get('quote', 'quote-1');
+    for (let i = 0; i < 5000; i++) await store.get('quote', `filler-${i}`);
+    expect(await store.get('quote', 'quote-1')).toBe(written);
+  });
+});
+
 describe('records kept compactly by the memory store', () => {
   const op = (i: number) => ({ ...quote(`q-${i}`), sourceAmount: `${i}.00`, createdAt: new Date(Date.UTC(2025, 0, 1) + i).toISOString() });
 
