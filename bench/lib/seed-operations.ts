@@ -17,7 +17,7 @@ import { amount } from '../../mock/domain/money';
 import { buildOperation } from '../../mock/domain/operations/build';
 import { settlementPlan } from '../../mock/domain/operations/settlement';
 import { moveOperation } from '../../mock/domain/operations/state-machine';
-import { buildDepositBrCode } from '../../mock/domain/pix';
+import { buildDepositBrCode, FALLBACK_MERCHANT_CITY } from '../../mock/domain/pix';
 import { priceQuote } from '../../mock/domain/quotes';
 import { fingerprint } from '../../mock/http/idempotency';
 import { appendTimelineEntry } from '../../mock/services/operation-timeline';
@@ -61,7 +61,7 @@ export async function seedOperations(store: Store, reference: ReferenceData, cus
             payload: buildDepositBrCode({
               operationId: id,
               merchantName: ownerName(account),
-              merchantCity: account.account.owner.address?.city ?? 'SAO PAULO',
+              merchantCity: account.account.owner.address?.city ?? FALLBACK_MERCHANT_CITY,
             }),
             expiresAt: new Date(at + FUNDING_WINDOW_MS).toISOString(),
           },

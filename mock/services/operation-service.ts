@@ -8,7 +8,7 @@ import { buildOperation } from '../domain/operations/build';
 import { settlementPlan } from '../domain/operations/settlement';
 import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } from '../domain/operations/state-machine';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import { buildDepositBrCode } from '../domain/pix';
+import { buildDepositBrCode, FALLBACK_MERCHANT_CITY } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
 import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../store/records';
 import { resourceEvent } from '../events/resource-event';
@@ -67,8 +67,8 @@ export class OperationService {
       payload: buildDepositBrCode({
         operationId: id,
         merchantName: ownerName(account),
-        // Stryker disable next-line StringLiteral: an empty city is encoded as the BR Code's fallback city, which is SAO PAULO too
-        merchantCity: account.account.owner.address?.city ?? 'SAO PAULO',
+        // An owner without an address has no city: the BR Code's own fallback city stands in.
+        merchantCity: account.account.owner.address?.city ?? FALLBACK_MERCHANT_CITY,
       }),
       expiresAt: new Date(this.deps.clock.now() + FUNDING_WINDOW_MS).toISOString(),
     };
