@@ -7,7 +7,7 @@
 // its small envelope, not a validation and a stringify of every item (to keep a list cheap: pre-serialise,
 // no per-request work the rules do not need). A changed record is a new object: it is checked
 // and serialised afresh, and the old entries go when the old object does. The memory store hands
-// out the same objects only for its recently used records (mock/store/record-table.ts), so what
+// out the same objects only for records written or read again lately (mock/store/record-table.ts), so what
 // is kept here lives as long as they do: a large store's listed records are not held twice.
 import type { OperationContract, ResponseCheck } from '../../spec/contract';
 import { unexpectedBody } from '../../spec/contract/operations';

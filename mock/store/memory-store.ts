@@ -1,6 +1,6 @@
 // In-memory store: the default. Records are immutable values (domain code builds a new object
 // for every change). Each kind is a RecordTable (record-table.ts): records kept compactly by
-// columns, the recently used ones handed out as the same frozen objects without copying.
+// columns, those written or read again lately handed out as the same frozen objects without copying.
 import { deepFreeze } from './freeze';
 import { checkedImport } from './import-check';
 import { Decimal } from './decimal';
@@ -108,7 +108,17 @@ export class MemoryStore implements Store {
       lowerBound: (key: number) => list?.lowerBound(key) ?? 0,
     };
     const where = query.where;
-    const recordAt = (slot: number) => table.recordAt(list!.rowAt(slot)) as RecordTypes[K];
+    // A filtered page reads a record to test it, then lists it: one read of the table, since a
+    // second would count as the record read again (record-table.ts keeps such records decoded).
+    const read = where ? new Map<number, RecordTypes[K]>() : undefined;
+    const recordAt = (slot: number) => {
+      let record = read?.get(slot);
+      if (record === undefined) {
+        record = table.recordAt(list!.rowAt(slot)) as RecordTypes[K];
+        read?.set(slot, record);
+      }
+      return record;
+    };
     const slice = sliceSorted(keys, {
       limit: query.limit,
       order: query.order,

@@ -3,8 +3,8 @@
 // of the object it was decoded from before, and a change to the record clears them.
 //
 // Why: the response encoder checks a listed record against the document once and remembers
-// that beside the object (mock/http/response-encoder.ts). The memory store keeps only its
-// recently used records decoded (record-table.ts), so in a large store a record listed again is
+// that beside the object (mock/http/response-encoder.ts). The memory store keeps only the
+// records written or read again lately decoded (record-table.ts), so in a large store a record listed again is
 // a new object, and without a mark it was checked again every time it left that window: about a
 // third of what a page of such records cost. The codec is faithful (record-codec.ts): a value
 // decoded from the same kept form is equal to the one that passed.

@@ -61,7 +61,7 @@ export class RecordTable implements MarkTable, RecordOwner {
   /** Each scope's rows in key order. */
   private readonly scopeRows: number[][] = [];
   private readonly recent = new Map<number, unknown>();
-  /** Rows decoded by a read and not kept (READ_ONCE), oldest first. */
+  /** Rows read once and not kept decoded since (READ_ONCE), oldest first: row numbers only. */
   private readonly readOnce = new Set<number>();
   /** Each row's marks (record-marks.ts), a bit per key; cleared when the row's record changes. */
   private marks = new Uint8Array(64);
@@ -190,8 +190,7 @@ export class RecordTable implements MarkTable, RecordOwner {
       this.recent.set(row, recent);
       return recent;
     }
-    const kept = this.kept[row];
-    const record = typeof kept === 'string' ? this.codec.decode(kept, this, row) : kept;
+    const record = this.decodeAt(row);
     if (this.readOnce.delete(row)) {
       this.remember(row, record);
     } else {
@@ -202,13 +201,30 @@ export class RecordTable implements MarkTable, RecordOwner {
     return record;
   }
 
+  /**
+   * A record for the table's own use (an answer rebuilt from it, a snapshot's rows): the same
+   * object a read would give, but not a read that decides what stays decoded (READ_ONCE).
+   */
+  private current(row: number): unknown {
+    const recent = this.recent.get(row);
+    if (recent !== undefined) return recent;
+    const record = this.decodeAt(row);
+    this.place(row, record);
+    return record;
+  }
+
+  private decodeAt(row: number): unknown {
+    const kept = this.kept[row];
+    return typeof kept === 'string' ? this.codec.decode(kept, this, row) : kept;
+  }
+
   /** Every record with its id, scope and key, in key order (snapshot export). */
   rows(): TableRow[] {
     const out: TableRow[] = [];
     for (let row = 0; row < this.lists.length; row++) {
       const list = this.lists[row]!;
       if (list < 0) continue;
-      out.push({ id: this.rowOf.idOf(row), scope: this.scopeOf.idOf(list), key: this.keys[row]!, record: this.recordAt(row) });
+      out.push({ id: this.rowOf.idOf(row), scope: this.scopeOf.idOf(list), key: this.keys[row]!, record: this.current(row) });
     }
     return out.sort((a, b) => a.key - b.key);
   }
@@ -251,6 +267,8 @@ export class RecordTable implements MarkTable, RecordOwner {
     // Text equal to the row's id or scope is kept as a reference to it (record-codec.ts).
     this.kept[row] = this.codec.encode(frozen, { id, scope }) ?? (frozen as object);
     if (row < this.marks.length) this.marks[row] = 0;
+    // Written: kept decoded from now on, not waiting for a second read.
+    this.readOnce.delete(row);
     this.remember(row, frozen);
     return frozen;
   }
@@ -258,7 +276,7 @@ export class RecordTable implements MarkTable, RecordOwner {
   private answerAt(row: number): object {
     const kept = this.answers[row];
     const delta = kept === SAME ? undefined : ((typeof kept === 'string' ? this.codec.decode(kept) : kept) as AnswerDelta);
-    return answerFrom(this.recordAt(row) as object, delta);
+    return answerFrom(this.current(row) as object, delta);
   }
 
   private deltaForm(delta: AnswerDelta | undefined): string | object {

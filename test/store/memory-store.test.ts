@@ -40,6 +40,33 @@ describe('which records the memory store keeps decoded', () => {
     expect(await store.get('quote', 'filler-0')).toBe(twice);
   });
 
+  it('a record read once, then 4,096 other records read once, is read once again: only the next read keeps it decoded', async () => {
+    const store = await storeWithFillers(10_000);
+    await store.get('quote', 'filler-0');
+    for (let i = 1; i <= 4096; i++) await store.get('quote', `filler-${i}`);
+    const afterwards = (await store.get('quote', 'filler-0'))!;
+    const kept = (await store.get('quote', 'filler-0'))!;
+    expect(kept).not.toBe(afterwards);
+    expect(await store.get('quote', 'filler-0')).toBe(kept);
+  });
+
+  it('a filtered page reads each record it lists once: the record is kept decoded only from its next read on', async () => {
+    const store = await storeWithFillers(5000);
+    const page = await store.page('quote', { scope: 'customer-b', limit: 1, order: 'ASCENDING', where: (q) => q.id === 'filler-0' });
+    const listed = page.items[0]!.record;
+    expect(listed.id).toBe('filler-0');
+    const kept = (await store.get('quote', 'filler-0'))!;
+    expect(kept).not.toBe(listed);
+    expect(await store.get('quote', 'filler-0')).toBe(kept);
+  });
+
+  it('a snapshot export is not a read: a record exported is still read once on its next read', async () => {
+    const store = await storeWithFillers(5000);
+    await store.exportState(0);
+    const first = (await store.get('quote', 'filler-0'))!;
+    expect(await store.get('quote', 'filler-0')).not.toBe(first);
+  });
+
   it('records each read once, more of them than the store keeps decoded, do not push out a record just written', async () => {
     const store = await storeWithFillers(10_000);
     await store.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
