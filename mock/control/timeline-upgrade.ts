@@ -13,13 +13,13 @@ export function upgradeTimelines(records: StoreState['records']): StoreState['re
   const list = records.timeline;
   // Anything that is not a list of records is left as it is for the import to refuse.
   if (!Array.isArray(list) || list.some((item) => typeof item !== 'object' || item === null)) return records;
-  if (!list.some((item) => legacyEntry(item.record))) return records;
+  // Each record's form read once: the state it holds when it is a record per state.
+  const read = list.map((item) => ({ item, legacy: legacyEntry(item.record) }));
+  if (!read.some(({ legacy }) => legacy)) return records;
   const customerOf = new Map((records.operation ?? []).map((item) => [item.id, item.scope]));
-  const sorted = [...list].sort((a, b) => a.key - b.key);
   const earlier = new Map<string, StoredRecord & { record: TimelineRecord }>();
   const kept: StoredRecord[] = [];
-  for (const item of sorted) {
-    const legacy = legacyEntry(item.record);
+  for (const { item, legacy } of read.sort((a, b) => a.item.key - b.item.key)) {
     if (!legacy) {
       kept.push(item);
       continue;

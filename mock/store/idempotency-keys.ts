@@ -23,7 +23,7 @@ export function packKey(key: string): string {
 
 export function unpackKey(kept: string): string {
   if (kept.startsWith(ESCAPED)) return kept.slice(1);
-  if (kept.charCodeAt(0) !== PACKED || kept.length !== 33) return kept;
+  if (!isPackedKey(kept)) return kept;
   const hex = Buffer.from(kept.slice(1), 'latin1').toString('hex');
   return `${uuid(hex.slice(0, 32))}:${uuid(hex.slice(32))}`;
 }
