@@ -7,6 +7,7 @@ import { Decimal } from './decimal';
 import { RecordCodec } from './record-codec';
 import { packKey, unpackKey } from './idempotency-keys';
 import { IdempotencyMap } from './idempotency-map';
+import { KeptForms, type Kept } from './kept-forms';
 import { handedOutAt } from './record-marks';
 import { RecordTable } from './record-table';
 import type { RecordTypes } from './records';
@@ -36,14 +37,16 @@ export class MemoryStore implements Store {
   private readonly codec = new RecordCodec();
   private readonly tables = new Map<Kind, RecordTable>();
   private readonly balanceTable = new Map<string, InstanceType<typeof Decimal>>();
+  /** Idempotency entries and removed records' answers in the codec's form, outside the heap. */
+  private readonly kept = new KeptForms(this.codec);
   /**
-   * Each entry in the codec's kept form (an answer kept for 24 h is one string, not an object
-   * tree), by packed key (idempotency-keys.ts), in claim order; two-UUID keys as their 32 bytes
-   * (idempotency-map.ts).
+   * Each entry as kept (an answer kept for 24 h is bytes, not an object tree: kept-forms.ts), by
+   * packed key (idempotency-keys.ts), in claim order; two-UUID keys as their 32 bytes
+   * (idempotency-map.ts). An entry in progress (a moment) is the object itself.
    */
-  private readonly idempotency = new IdempotencyMap<string | object>();
-  /** Answers linked to a record that was removed since (`kind:insertion key` → the answer whole, kept form). */
-  private readonly removedAnswers = new Map<string, string | object>();
+  private readonly idempotency = new IdempotencyMap<Kept>();
+  /** Answers linked to a record that was removed since (`kind:insertion key` → the answer whole, as kept). */
+  private readonly removedAnswers = new Map<string, Kept>();
   private claimsSinceSweep = 0;
 
   private table(kind: Kind): RecordTable {
@@ -88,7 +91,7 @@ export class MemoryStore implements Store {
 
   async remove(kind: Kind, id: string): Promise<void> {
     const linked = this.table(kind).remove(id);
-    if (linked) this.removedAnswers.set(removedKey(kind, linked.key), this.codec.encode(linked.answer) ?? linked.answer);
+    if (linked) this.removedAnswers.set(removedKey(kind, linked.key), this.kept.keep(linked.answer, undefined));
   }
 
   async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
@@ -216,7 +219,7 @@ export class MemoryStore implements Store {
 
   private keptIdempotency(slot: string): KeptEntry | undefined {
     const kept = this.idempotency.get(slot);
-    return (typeof kept === 'string' ? this.codec.decode(kept) : kept) as KeptEntry | undefined;
+    return kept === undefined ? undefined : (this.kept.read(kept) as KeptEntry);
   }
 
   private idempotencyEntry(slot: string): IdempotencyEntry | undefined {
@@ -229,7 +232,7 @@ export class MemoryStore implements Store {
   /** The body of an answer kept as a link: from the record's row, or kept whole when it was removed. */
   private linkedAnswer(shows: AnswerLink): unknown {
     const removed = this.removedAnswers.get(removedKey(shows.kind, shows.key));
-    if (removed !== undefined) return typeof removed === 'string' ? this.codec.decode(removed) : removed;
+    if (removed !== undefined) return this.kept.read(removed);
     const answer = this.table(shows.kind).answerOf(shows.row, shows.key);
     if (answer === undefined) throw new Error(`store: the answer linked to ${shows.kind} ${shows.key} is lost`);
     return answer;
@@ -241,7 +244,7 @@ export class MemoryStore implements Store {
     this.unlinkEntry(this.keptIdempotency(slot));
     const linked = this.linkIdempotency(entry);
     // Frozen only when kept as an object: an encoded entry is a copy nothing can edit.
-    this.idempotency.set(slot, this.codec.encode(linked ?? entry) ?? deepFreeze(linked ?? entry));
+    this.idempotency.set(slot, this.kept.keep(linked ?? entry, this.idempotency.get(slot)));
   }
 
   /**
@@ -264,6 +267,7 @@ export class MemoryStore implements Store {
   /** Deletes an entry; a link it held lets its record's row stop keeping the answer. */
   private dropIdempotency(slot: string): void {
     this.unlinkEntry(this.keptIdempotency(slot));
+    this.kept.release(this.idempotency.get(slot));
     this.idempotency.delete(slot);
   }
 
@@ -271,7 +275,9 @@ export class MemoryStore implements Store {
     if (!kept || !('shows' in kept)) return;
     const { shows } = kept;
     this.table(shows.kind).unlinkAnswer(shows.row, shows.key);
-    this.removedAnswers.delete(removedKey(shows.kind, shows.key));
+    const removed = removedKey(shows.kind, shows.key);
+    this.kept.release(this.removedAnswers.get(removed));
+    this.removedAnswers.delete(removed);
   }
 
   async completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void> {
@@ -341,6 +347,7 @@ export class MemoryStore implements Store {
     this.balanceTable.clear();
     this.idempotency.clear();
     this.removedAnswers.clear();
+    this.kept.clear();
     this.claimsSinceSweep = 0;
   }
 

@@ -63,10 +63,12 @@ export interface RecordOwner {
   rowScope(row: number): string;
 }
 
-/** Buffer's own latin1 reader, without toString's argument handling (undocumented, stable since Node 0.x). */
+/** Buffer's own latin1 reader and writer, without toString's argument handling (undocumented, stable since Node 0.x). */
 interface Latin1Slicer {
   latin1Slice(start: number, end: number): string;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 export class RecordCodec {
   private readonly names: string[] = [];
@@ -84,8 +86,12 @@ export class RecordCodec {
   private readonly builders: Array<((codec: RecordCodec) => object) | undefined> = [];
   private lastInstant = -1;
   private lastInstantText = '';
-  private input = '';
+  private input: Buffer = EMPTY;
   private at = 0;
+  /** Where the input ends: reading past it is a broken kept form, not a value. */
+  private end = 0;
+  /** Where `decode` puts a kept form given as a string. */
+  private text = Buffer.allocUnsafe(4096);
   /** The instants of the record being encoded (ms) or decoded (text), in order: a repeat names its index. */
   private instantsWritten: number[] = [];
   private instantsRead: string[] = [];
@@ -112,6 +118,15 @@ export class RecordCodec {
    * decode it with the same row.
    */
   encode(value: unknown, own?: { id: string; scope: string }): string | undefined {
+    const length = this.encodeBytes(value, own);
+    return length === undefined ? undefined : (this.out as unknown as Latin1Slicer).latin1Slice(0, length);
+  }
+
+  /**
+   * `encode`, leaving the kept form in `bytes` (its first `length` bytes, valid until the next
+   * call) rather than in a string: for a caller that keeps it elsewhere (byte-arena.ts).
+   */
+  encodeBytes(value: unknown, own?: { id: string; scope: string }): number | undefined {
     this.length = 0;
     this.instantsWritten.length = 0;
     this.ownId = own?.id;
@@ -124,20 +139,33 @@ export class RecordCodec {
     } finally {
       this.ownId = this.ownScope = undefined;
     }
-    return (this.out as unknown as Latin1Slicer).latin1Slice(0, this.length);
+    return this.length;
+  }
+
+  /** What `encodeBytes` wrote. */
+  get bytes(): Uint8Array {
+    return this.out;
   }
 
   /** The value `encode` was given, rebuilt and deep-frozen; `owner` and `row` name the row it was encoded for. */
   decode(kept: string, owner?: RecordOwner, row = -1): unknown {
-    this.input = kept;
-    this.at = 0;
+    if (this.text.length < kept.length) this.text = Buffer.allocUnsafe(Math.max(kept.length, this.text.length * 2));
+    const length = this.text.write(kept, 0, kept.length, 'latin1');
+    return this.decodeBytes(this.text, 0, length, owner, row);
+  }
+
+  /** The value `encodeBytes` was given, from `length` bytes of `input` at `start`. */
+  decodeBytes(input: Buffer, start: number, length: number, owner?: RecordOwner, row = -1): unknown {
+    this.input = input;
+    this.at = start;
+    this.end = start + length;
     this.instantsRead.length = 0;
     this.owner = owner;
     this.ownerRow = row;
     try {
       return this.read();
     } finally {
-      this.input = '';
+      this.input = EMPTY;
       this.owner = undefined;
     }
   }
@@ -272,7 +300,8 @@ export class RecordCodec {
   }
 
   private next(): number {
-    return this.input.charCodeAt(this.at++);
+    if (this.at >= this.end) throw new Error(`record codec: the kept form ends at ${this.at}, inside a value`);
+    return this.input[this.at++]!;
   }
 
   private readVarint(): number {
@@ -307,8 +336,8 @@ export class RecordCodec {
         const n = this.readVarint();
         const start = this.at;
         this.at = start + n;
-        // A slice of the kept string: V8 copies short slices, so it does not pin the record.
-        return this.input.slice(start, this.at);
+        if (this.at > this.end) throw new Error(`record codec: the kept form ends inside text at ${start}`);
+        return (this.input as unknown as Latin1Slicer).latin1Slice(start, this.at);
       }
       case WIDE: {
         const codes = new Array<number>(this.readVarint());
@@ -343,7 +372,8 @@ export class RecordCodec {
       case DIGEST: {
         const start = this.at;
         this.at += 32;
-        return Buffer.from(this.input.slice(start, this.at), 'latin1').toString('base64url');
+        if (this.at > this.end) throw new Error(`record codec: the kept form ends inside a digest at ${start}`);
+        return this.input.toString('base64url', start, this.at);
       }
       case NAME:
         return this.names[this.readVarint()];

@@ -16,7 +16,7 @@
 
 /** What a table keeps of its marks (record-table.ts implements it). */
 export interface MarkTable {
-  /** The kept form of a row now: a mark holds only while it is still the one decoded. */
+  /** The version of a row's kept form now (a count of its writes): a mark holds while it is still the one decoded. */
   keptAt(row: number): unknown;
   /** The insertion key of a row's record: a row reused by another record holds another key. */
   keyAt(row: number): number;
@@ -30,10 +30,11 @@ export interface Place {
   table: MarkTable;
   row: number;
   /**
-   * The record's insertion key as well as its kept form: two records that differ only in their id
-   * and scope have the same kept form (record-codec.ts keeps those as references to the row).
+   * The record's insertion key as well as its kept form's version: a row reused by another record
+   * (after a removal) counts its writes on from where the first one left them.
    */
   key: number;
+  /** The kept form's version when this record was handed out (MarkTable.keptAt). */
   kept: unknown;
 }
 

@@ -1,18 +1,22 @@
 // One kind's records in the memory store, kept by columns (id in id-index.ts, insertion key, list, kept form)
 // rather than as an object per record: with a million operations the old generation then holds a
-// few large arrays and one string per record (record-codec.ts), not tens of millions of small
-// objects, which is what made young-generation collections and marking slow as the store grew.
+// few large arrays, not tens of millions of small objects, which is what made young-generation
+// collections and marking slow as the store grew. The kept forms (record-codec.ts) are bytes in
+// buffers outside the heap (byte-arena.ts): as a string each they were most of the heap, and on
+// Node 20 a young-generation collection still cost more the more of them there were.
 //
 // Reads decode the kept form; the last RECENT records written, or read a second time, stay
 // decoded, so a page listed again is the same frozen objects (the response encoder keeps their
 // checked JSON beside them, mock/http/response-encoder.ts) and its JSON goes when they leave
 // this window. A record read once is handed out without joining the window: see READ_ONCE.
 import { answerDelta, answerFrom, type AnswerDelta } from './answer-delta';
+import { ByteArena } from './byte-arena';
 import { deepFreeze } from './freeze';
 import { IdIndex } from './id-index';
 import type { RecordCodec, RecordOwner } from './record-codec';
 import { placeRecord, type MarkTable } from './record-marks';
 import { appendRow, lowerBound, removeRow } from './sorted-index';
+import { withRoom } from './typed-room';
 
 /** A linked answer that is the record as it is now (no difference to keep). */
 const SAME = '';
@@ -53,8 +57,15 @@ export class RecordTable implements MarkTable, RecordOwner {
   private readonly keys: number[] = [];
   /** The scope number of each row; -1 for a free row. */
   private readonly lists: number[] = [];
-  /** The kept form: the codec's string, or the frozen object itself when the codec cannot keep it. */
-  private readonly kept: Array<string | object | undefined> = [];
+  /** The kept form: the codec's bytes, by row. */
+  private readonly bytes = new ByteArena();
+  /** The kept form of a record the codec cannot keep (record-codec.ts): the frozen object itself. */
+  private readonly objects = new Map<number, object>();
+  /**
+   * How many times each row's record was written: what a handed-out record's marks are checked
+   * against (record-marks.ts), as the kept string itself was when kept forms were strings.
+   */
+  private versions = new Uint32Array(64);
   private readonly free: number[] = [];
   /** Scope (a customer, an operation for its timeline, a subscription) → its number; like ids, mostly UUIDs. */
   private readonly scopeOf = new IdIndex();
@@ -162,7 +173,8 @@ export class RecordTable implements MarkTable, RecordOwner {
     this.recent.delete(row);
     this.readOnce.delete(row);
     this.lists[row] = -1;
-    this.kept[row] = undefined;
+    this.bytes.remove(row);
+    this.objects.delete(row);
     if (row < this.marks.length) this.marks[row] = 0;
     this.free.push(row);
     return answer === undefined ? undefined : { answer, key: this.keys[row]! };
@@ -214,8 +226,9 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   private decodeAt(row: number): unknown {
-    const kept = this.kept[row];
-    return typeof kept === 'string' ? this.codec.decode(kept, this, row) : kept;
+    const bytes = this.bytes;
+    if (!bytes.has(row)) return this.objects.get(row);
+    return this.codec.decodeBytes(bytes.buffer(row), bytes.start(row), bytes.length(row), this, row);
   }
 
   /** Every record with its id, scope and key, in key order (snapshot export). */
@@ -240,7 +253,7 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   keptAt(row: number): unknown {
-    return this.kept[row];
+    return this.versions[row];
   }
 
   bitOf(key: object, assign: boolean): number | undefined {
@@ -254,18 +267,23 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   addMark(row: number, bit: number): void {
-    if (row >= this.marks.length) {
-      const bigger = new Uint8Array(Math.max(this.marks.length * 2, row + 1));
-      bigger.set(this.marks);
-      this.marks = bigger;
-    }
-    this.marks[row] = (this.marks[row] ?? 0) | bit;
+    this.marks = withRoom(this.marks, row);
+    this.marks[row] = this.marks[row]! | bit;
   }
 
   private keep(row: number, record: unknown, id: string, scope: string): unknown {
     const frozen = deepFreeze(record);
     // Text equal to the row's id or scope is kept as a reference to it (record-codec.ts).
-    this.kept[row] = this.codec.encode(frozen, { id, scope }) ?? (frozen as object);
+    const length = this.codec.encodeBytes(frozen, { id, scope });
+    if (length === undefined) {
+      this.bytes.remove(row);
+      this.objects.set(row, frozen as object);
+    } else {
+      this.objects.delete(row);
+      this.bytes.put(row, this.codec.bytes, length);
+    }
+    this.versions = withRoom(this.versions, row);
+    this.versions[row]!++;
     if (row < this.marks.length) this.marks[row] = 0;
     // Written: kept decoded from now on, not waiting for a second read.
     this.readOnce.delete(row);
@@ -293,6 +311,6 @@ export class RecordTable implements MarkTable, RecordOwner {
 
   /** Every record object handed out is placed, kept decoded or not: its marks follow its kept form (record-marks.ts). */
   private place(row: number, record: unknown): void {
-    if (typeof record === 'object' && record !== null) placeRecord(record, this, row, this.kept[row]);
+    if (typeof record === 'object' && record !== null) placeRecord(record, this, row, this.versions[row]);
   }
 }

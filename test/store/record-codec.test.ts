@@ -157,4 +157,13 @@ describe('the record codec', () => {
       }),
     );
   });
+  it('when a kept form is read from bytes inside a larger buffer, then only its own bytes are read, and one cut short is refused', () => {
+    const codec = new RecordCodec();
+    const record = { id: 'abc', amount: { asset: 'BRL', value: '1.50' }, at: '2025-03-10T14:30:00.123Z', digest: 'x'.repeat(42) + 'A' };
+    const length = codec.encodeBytes(record)!;
+    const buffer = Buffer.alloc(length + 20, 0xff);
+    buffer.set(codec.bytes.subarray(0, length), 10);
+    expect(codec.decodeBytes(buffer, 10, length)).toStrictEqual(record);
+    for (const cut of [1, 5, length - 1]) expect(() => codec.decodeBytes(buffer, 10, cut)).toThrow(/record codec: the kept form ends/);
+  });
 });

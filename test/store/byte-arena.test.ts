@@ -1,0 +1,91 @@
+// The buffers outside the heap that hold the memory store's kept forms (mock/store/byte-arena.ts):
+// each number gives back exactly the bytes last put under it, whatever was replaced, removed or
+// moved around it, and space left by replaced bytes is given back rather than held for ever.
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { ByteArena } from '../../mock/store/byte-arena';
+
+const bytesOf = (arena: ByteArena, n: number) => [...arena.buffer(n).subarray(arena.start(n), arena.start(n) + arena.length(n))];
+const filled = (length: number, value: number) => new Uint8Array(length).fill(value);
+
+describe('the byte arena', () => {
+  it('gives back the bytes put under a number, only the length given, until they are replaced or removed', () => {
+    const arena = new ByteArena(64);
+    arena.put(3, Uint8Array.of(1, 2, 3, 99), 3);
+    arena.put(7, Uint8Array.of(4), 1);
+    expect(bytesOf(arena, 3)).toEqual([1, 2, 3]);
+    expect(bytesOf(arena, 7)).toEqual([4]);
+    expect(arena.has(0)).toBe(false);
+    arena.put(3, Uint8Array.of(5, 6), 2);
+    expect(bytesOf(arena, 3)).toEqual([5, 6]);
+    arena.remove(7);
+    expect(arena.has(7)).toBe(false);
+    expect(arena.has(3)).toBe(true);
+    arena.clear();
+    expect(arena.has(3)).toBe(false);
+  });
+
+  it('keeps bytes larger than a segment in a segment of their own', () => {
+    const arena = new ByteArena(16);
+    arena.put(0, filled(40, 7), 40);
+    arena.put(1, filled(3, 8), 3);
+    expect(bytesOf(arena, 0)).toEqual(Array(40).fill(7));
+    expect(bytesOf(arena, 1)).toEqual([8, 8, 8]);
+  });
+
+  it('when more than an eighth of a segment was replaced, then its live bytes move and the segment is let go', () => {
+    const arena = new ByteArena(100);
+    // Ten numbers of 10 bytes fill the first segment; the eleventh opens a second.
+    for (let n = 0; n < 11; n++) arena.put(n, filled(10, n), 10);
+    expect(arena.segmentBytesHeld).toBe(200);
+    // One of the first ten replaced: its new bytes go to the active segment; a tenth of the first is garbage.
+    arena.put(0, filled(10, 100), 10);
+    expect(arena.buffer(9)).not.toBe(arena.buffer(10));
+    // A second: a fifth is, so the eight still there move, and the first segment's place serves the next one.
+    arena.put(1, filled(10, 101), 10);
+    for (let n = 0; n < 11; n++) expect(bytesOf(arena, n)).toEqual(Array(10).fill(n < 2 ? 100 + n : n));
+    expect(arena.segmentBytesHeld).toBe(200);
+    for (let n = 2; n < 10; n++) expect(arena.buffer(n)).toBe(arena.buffer(10));
+  });
+
+  it('opens small segments first, each twice the last, up to the most', () => {
+    const arena = new ByteArena();
+    arena.put(0, filled(10, 1), 10);
+    expect(arena.segmentBytesHeld).toBe(16 << 10);
+    arena.put(1, filled(16 << 10, 2), 16 << 10);
+    expect(arena.segmentBytesHeld).toBe((16 << 10) + (32 << 10));
+    for (let n = 2; n < 12; n++) arena.put(n, filled(4 << 20, n), 4 << 20);
+    const sizes = Array.from({ length: 12 }, (_, n) => arena.buffer(n).length);
+    expect(sizes.slice(0, 4)).toEqual([16 << 10, 32 << 10, 4 << 20, 4 << 20]);
+    expect(Math.max(...sizes)).toBe(4 << 20);
+  });
+
+  it('whatever the order of puts and removes, each number gives back its last bytes, and held space stays bounded', () => {
+    const step = fc.record({ n: fc.nat(40), length: fc.integer({ min: 0, max: 30 }), remove: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
+        const arena = new ByteArena(64);
+        const expected = new Map<number, number[]>();
+        steps.forEach(({ n, length, remove }, i) => {
+          if (remove) {
+            arena.remove(n);
+            expected.delete(n);
+          } else {
+            const bytes = Array.from({ length }, (_, j) => (i + j) & 0xff);
+            arena.put(n, Uint8Array.from(bytes), length);
+            expected.set(n, bytes);
+          }
+        });
+        for (let n = 0; n <= 40; n++) {
+          expect(arena.has(n)).toBe(expected.has(n));
+          if (expected.has(n)) expect(bytesOf(arena, n)).toEqual(expected.get(n));
+        }
+        // A segment was left when 30 bytes or fewer did not fit (so more than 34 of its 64 were used),
+        // and is let go once less than seven eighths of what it used is live: each one kept holds
+        // at least 29.75 live bytes. Beyond those, the active segment.
+        const live = [...expected.values()].reduce((sum, bytes) => sum + bytes.length, 0);
+        expect(arena.segmentBytesHeld).toBeLessThanOrEqual(Math.floor(live / 29) * 64 + 64);
+      }),
+    );
+  });
+});
