@@ -6,19 +6,21 @@
 // (record-codec.ts) were most of the heap, and these collections a tenth of the time of a page.
 //
 // Each number's bytes are appended to the active segment; where they are is three typed arrays.
-// Segments start small and double up to 4 MiB, so a kind with a few records holds a few KB. Bytes
+// A new segment is an eighth of the live bytes (at least 16 KiB, at most 4 MiB), so a kind with a
+// few records holds a few KB however often they are rewritten, and a large one few buffers. Bytes
 // replaced or removed are garbage in their segment until more than an eighth of what it used is:
 // its live bytes then move to the active segment and the segment is let go (compaction). Why an
 // eighth: records written twice (an operation, then its settlement) leave each segment nearly
 // half garbage; a threshold of a half let 42% of the operations' bytes be garbage at a million,
 // a quarter 18%. A compaction costs a pass over the numbers' segments (about a millisecond at a
-// million) and a copy of at most one segment, for at least half a MiB given back.
+// million) and a copy of the segment's live bytes; bytes that live long are copied several times
+// over (about five, in a simulation of entries expiring oldest first), a memcpy each.
 
 import { withRoom } from './typed-room';
 
 /** Bytes per segment at most: large enough that a million records are a few hundred buffers. */
 const SEGMENT = 4 << 20;
-/** The first segment's size (each next one twice the last, up to the most). */
+/** The least segment size. */
 const FIRST_SEGMENT = 16 << 10;
 /** No segment. */
 const NONE = -1;
@@ -34,12 +36,10 @@ export class ByteArena {
   private startOf = new Uint32Array(64);
   private lengthOf = new Uint32Array(64);
 
-  /** The size of the next segment opened. */
-  private nextSize: number;
+  /** Live bytes in all segments. */
+  private liveBytes = 0;
 
-  constructor(private readonly segmentBytes = SEGMENT) {
-    this.nextSize = Math.min(FIRST_SEGMENT, segmentBytes);
-  }
+  constructor(private readonly segmentBytes = SEGMENT) {}
 
   has(n: number): boolean {
     return n < this.segmentOf.length && this.segmentOf[n]! !== NONE;
@@ -57,7 +57,8 @@ export class ByteArena {
     const segment = this.segmentOf[n]!;
     this.segmentOf[n] = NONE;
     this.live[segment]! -= this.lengthOf[n]!;
-    if (segment !== this.active && this.live[segment]! * 8 < this.used[segment]! * 7) this.compact(segment);
+    this.liveBytes -= this.lengthOf[n]!;
+    if (segment !== this.active && this.mostlyGarbage(segment)) this.compact(segment);
   }
 
   /** The segment holding `n`'s bytes (from `start(n)`, `length(n)` of them); `n` must have bytes. */
@@ -78,7 +79,7 @@ export class ByteArena {
     this.used = [];
     this.live = [];
     this.active = NONE;
-    this.nextSize = Math.min(FIRST_SEGMENT, this.segmentBytes);
+    this.liveBytes = 0;
     this.segmentOf = new Int32Array(64).fill(NONE);
     this.startOf = new Uint32Array(64);
     this.lengthOf = new Uint32Array(64);
@@ -97,6 +98,7 @@ export class ByteArena {
     this.segments[segment]!.set(from.subarray(start, start + length), at);
     this.used[segment] = at + length;
     this.live[segment]! += length;
+    this.liveBytes += length;
     this.segmentOf[n] = segment;
     this.startOf[n] = at;
     this.lengthOf[n] = length;
@@ -118,18 +120,25 @@ export class ByteArena {
     const retired = this.active;
     let segment = this.segments.indexOf(undefined);
     if (segment < 0) segment = this.segments.length;
+    let size = Math.min(FIRST_SEGMENT, this.segmentBytes);
+    while (size < this.segmentBytes && size * 8 < this.liveBytes) size *= 2;
     // allocUnsafeSlow: a buffer of its own, not a slice of Node's shared pool.
-    this.segments[segment] = Buffer.allocUnsafeSlow(Math.max(this.nextSize, length));
-    this.nextSize = Math.min(this.nextSize * 2, this.segmentBytes);
+    this.segments[segment] = Buffer.allocUnsafeSlow(Math.max(size, length));
     this.used[segment] = 0;
     this.live[segment] = 0;
     this.active = segment;
-    if (retired !== NONE && this.live[retired]! * 8 < this.used[retired]! * 7) this.compact(retired);
+    if (retired !== NONE && this.mostlyGarbage(retired)) this.compact(retired);
+  }
+
+  /** More than an eighth of what the segment used is garbage (or it holds nothing live). */
+  private mostlyGarbage(segment: number): boolean {
+    return this.live[segment]! * 8 < this.used[segment]! * 7 || this.live[segment] === 0;
   }
 
   /** Moves the live bytes of `segment` to the active one and lets it go. */
   private compact(segment: number): void {
     const old = this.segments[segment]!;
+    const moving = this.live[segment]!;
     // It stays in `segments` while its bytes move (it is not the active one, so nothing lands in
     // it), and its place is free for a new segment only after.
     for (let n = 0; n < this.segmentOf.length; n++) {
@@ -137,6 +146,8 @@ export class ByteArena {
     }
     this.segments[segment] = undefined;
     this.used[segment] = this.live[segment] = 0;
+    // Counted again where they went.
+    this.liveBytes -= moving;
   }
 
   private room(n: number): void {

@@ -175,6 +175,8 @@ export class RecordTable implements MarkTable, RecordOwner {
     this.lists[row] = -1;
     this.bytes.remove(row);
     this.objects.delete(row);
+    // An object handed out before is no longer this row's record: its marks and place go.
+    this.versions[row]!++;
     if (row < this.marks.length) this.marks[row] = 0;
     this.free.push(row);
     return answer === undefined ? undefined : { answer, key: this.keys[row]! };

@@ -48,6 +48,17 @@ describe('marks on stored records', () => {
     expect(hasMark((await store.get('quote', 'quote-2'))!, checked)).toBe(false);
   });
 
+  it('a removed record no longer has its marks, and marking it after its removal does nothing', async () => {
+    const store = new MemoryStore();
+    await store.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
+    const removed = (await store.get('quote', 'quote-1'))!;
+    setMark(removed, checked);
+    await store.remove('quote', 'quote-1');
+    expect(hasMark(removed, checked)).toBe(false);
+    setMark(removed, checked);
+    expect(hasMark(removed, checked)).toBe(false);
+  });
+
   it('a value the store did not hand out has no marks, and marking it does nothing', () => {
     const value = quote('loose');
     setMark(value, checked);
