@@ -85,7 +85,7 @@ export class ByteArena {
     this.lengthOf = new Uint32Array(64);
   }
 
-  /** Bytes held in segments, live or not (for the store's own accounting and tests). */
+  /** Bytes held in segments, live or not (what tests bound). */
   get segmentBytesHeld(): number {
     let total = 0;
     for (const segment of this.segments) total += segment?.length ?? 0;

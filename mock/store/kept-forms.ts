@@ -1,55 +1,71 @@
-// Values the memory store keeps by a key of its own (idempotency entries, answers linked to a
-// removed record) in the codec's form (record-codec.ts), each under a number naming its bytes in
-// a byte arena outside the heap (byte-arena.ts): at a million stored operations there are 1.75
-// million idempotency entries, which as a string each were a large part of the old generation.
+// Values the memory store keeps in the codec's form (record-codec.ts), each under a number naming
+// its bytes in a byte arena outside the heap (byte-arena.ts): a table's records by row
+// (record-table.ts), and the store's idempotency entries and removed records' answers under
+// numbers of this instance's own (memory-store.ts). At a million stored operations those were
+// about three million strings, most of the old generation. A value the codec cannot keep (a Date,
+// a class instance) is kept as the frozen object itself.
 import { ByteArena } from './byte-arena';
 import { deepFreeze } from './freeze';
-import type { RecordCodec } from './record-codec';
-
-/** A value as kept: a number naming its bytes, or the frozen value when the codec cannot keep it. */
-export type Kept = number | object;
+import type { RecordCodec, RecordOwner } from './record-codec';
 
 export class KeptForms {
   private readonly arena = new ByteArena();
-  /** Numbers released, to be named again. */
+  private readonly objects = new Map<number, object>();
+  /** Numbers `add` gave that were released, to be given again. */
   private free: number[] = [];
   private count = 0;
 
   constructor(private readonly codec: RecordCodec) {}
 
-  /** Keeps `value` in place of `previous` (what an earlier `keep` answered for the same key, or undefined). */
-  keep(value: object, previous: Kept | undefined): Kept {
-    const length = this.codec.encodeBytes(value);
+  /**
+   * Keeps `value` under `n`, in place of what `n` held. `n` is the caller's own (a table row), or
+   * one `add` gave: an instance is numbered one way or the other, never both. With `own` (the id
+   * and scope of the row it is kept in), text equal to either is kept as a reference to the row.
+   */
+  put(n: number, value: unknown, own?: { id: string; scope: string }): void {
+    const length = this.codec.encodeBytes(value, own);
     if (length === undefined) {
-      this.release(previous);
-      return deepFreeze(value);
+      this.arena.remove(n);
+      this.objects.set(n, deepFreeze(value) as object);
+    } else {
+      this.objects.delete(n);
+      this.arena.put(n, this.codec.bytes, length);
     }
-    const n = typeof previous === 'number' ? previous : (this.free.pop() ?? this.count++);
-    this.arena.put(n, this.codec.bytes, length);
+  }
+
+  /** The value kept under `n` (decoded afresh and deep-frozen); `owner` and `row` name the row it was put for. */
+  get(n: number, owner?: RecordOwner, row = -1): unknown {
+    const arena = this.arena;
+    if (!arena.has(n)) return this.objects.get(n);
+    return this.codec.decodeBytes(arena.buffer(n), arena.start(n), arena.length(n), owner, row);
+  }
+
+  remove(n: number): void {
+    this.arena.remove(n);
+    this.objects.delete(n);
+  }
+
+  /** Keeps `value` under a number of this instance's own, and answers it. */
+  add(value: unknown): number {
+    const n = this.free.pop() ?? this.count++;
+    this.put(n, value);
     return n;
   }
 
-  /** The value kept as `kept` (a new frozen object each time for a number). */
-  read(kept: Kept): unknown {
-    if (typeof kept !== 'number') return kept;
-    const arena = this.arena;
-    return this.codec.decodeBytes(arena.buffer(kept), arena.start(kept), arena.length(kept));
+  /** Lets go of a number `add` gave, and of what it holds. */
+  release(n: number): void {
+    this.remove(n);
+    this.free.push(n);
   }
 
-  /** The bytes `kept` takes here (an object: the length of its JSON, as an estimate for tests). */
-  sizeOf(kept: Kept): number {
-    return typeof kept === 'number' ? this.arena.length(kept) : JSON.stringify(kept).length;
-  }
-
-  /** Lets go of what `kept` names (nothing to do for an object or undefined). */
-  release(kept: Kept | undefined): void {
-    if (typeof kept !== 'number') return;
-    this.arena.remove(kept);
-    this.free.push(kept);
+  /** The bytes `n` takes here (an object kept whole: the length of its JSON, as an estimate for tests). */
+  sizeOf(n: number): number {
+    return this.arena.has(n) ? this.arena.length(n) : JSON.stringify(this.objects.get(n)).length;
   }
 
   clear(): void {
     this.arena.clear();
+    this.objects.clear();
     this.free = [];
     this.count = 0;
   }

@@ -7,7 +7,7 @@ import { Decimal } from './decimal';
 import { RecordCodec } from './record-codec';
 import { packKey, unpackKey } from './idempotency-keys';
 import { IdempotencyMap } from './idempotency-map';
-import { KeptForms, type Kept } from './kept-forms';
+import { KeptForms } from './kept-forms';
 import { handedOutAt } from './record-marks';
 import { RecordTable } from './record-table';
 import type { RecordTypes } from './records';
@@ -40,13 +40,13 @@ export class MemoryStore implements Store {
   /** Idempotency entries and removed records' answers in the codec's form, outside the heap. */
   private readonly kept = new KeptForms(this.codec);
   /**
-   * Each entry as kept (an answer kept for 24 h is bytes, not an object tree: kept-forms.ts), by
-   * packed key (idempotency-keys.ts), in claim order; two-UUID keys as their 32 bytes
-   * (idempotency-map.ts). An entry in progress (a moment) is the object itself.
+   * Each entry as the number it is kept under (an answer kept for 24 h is bytes, not an object
+   * tree: kept-forms.ts), by packed key (idempotency-keys.ts), in claim order; two-UUID keys as
+   * their 32 bytes (idempotency-map.ts). An entry in progress (a moment) is the object itself.
    */
-  private readonly idempotency = new IdempotencyMap<Kept>();
-  /** Answers linked to a record that was removed since (`kind:insertion key` → the answer whole, as kept). */
-  private readonly removedAnswers = new Map<string, Kept>();
+  private readonly idempotency = new IdempotencyMap<number | IdempotencyEntry>();
+  /** Answers linked to a record that was removed since (`kind:insertion key` → the number the answer is kept under, whole). */
+  private readonly removedAnswers = new Map<string, number>();
   private claimsSinceSweep = 0;
 
   private table(kind: Kind): RecordTable {
@@ -91,7 +91,7 @@ export class MemoryStore implements Store {
 
   async remove(kind: Kind, id: string): Promise<void> {
     const linked = this.table(kind).remove(id);
-    if (linked) this.removedAnswers.set(removedKey(kind, linked.key), this.kept.keep(linked.answer, undefined));
+    if (linked) this.removedAnswers.set(removedKey(kind, linked.key), this.kept.add(linked.answer));
   }
 
   async all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>> {
@@ -218,8 +218,12 @@ export class MemoryStore implements Store {
   }
 
   private keptIdempotency(slot: string): KeptEntry | undefined {
-    const kept = this.idempotency.get(slot);
-    return kept === undefined ? undefined : (this.kept.read(kept) as KeptEntry);
+    return this.entryAsKept(this.idempotency.get(slot));
+  }
+
+  /** An entry from what the map holds for it: the number it is kept under, or the entry in progress. */
+  private entryAsKept(kept: number | IdempotencyEntry | undefined): KeptEntry | undefined {
+    return typeof kept === 'number' ? (this.kept.get(kept) as KeptEntry) : kept;
   }
 
   private idempotencyEntry(slot: string): IdempotencyEntry | undefined {
@@ -232,7 +236,7 @@ export class MemoryStore implements Store {
   /** The body of an answer kept as a link: from the record's row, or kept whole when it was removed. */
   private linkedAnswer(shows: AnswerLink): unknown {
     const removed = this.removedAnswers.get(removedKey(shows.kind, shows.key));
-    if (removed !== undefined) return this.kept.read(removed);
+    if (removed !== undefined) return this.kept.get(removed);
     const answer = this.table(shows.kind).answerOf(shows.row, shows.key);
     if (answer === undefined) throw new Error(`store: the answer linked to ${shows.kind} ${shows.key} is lost`);
     return answer;
@@ -241,10 +245,12 @@ export class MemoryStore implements Store {
   private keepIdempotency(slot: string, entry: IdempotencyEntry): void {
     // An entry answered again (its key claimed anew after expiry while the first request ran) lets
     // go of the record its first answer showed.
-    this.unlinkEntry(this.keptIdempotency(slot));
+    const previous = this.idempotency.get(slot);
+    this.unlinkEntry(this.entryAsKept(previous));
     const linked = this.linkIdempotency(entry);
-    // Frozen only when kept as an object: an encoded entry is a copy nothing can edit.
-    this.idempotency.set(slot, this.kept.keep(linked ?? entry, this.idempotency.get(slot)));
+    // Under its number when it has one (set in place: the map's order is the claim order).
+    if (typeof previous === 'number') this.kept.put(previous, linked ?? entry);
+    else this.idempotency.set(slot, this.kept.add(linked ?? entry));
   }
 
   /**
@@ -266,8 +272,9 @@ export class MemoryStore implements Store {
 
   /** Deletes an entry; a link it held lets its record's row stop keeping the answer. */
   private dropIdempotency(slot: string): void {
-    this.unlinkEntry(this.keptIdempotency(slot));
-    this.kept.release(this.idempotency.get(slot));
+    const kept = this.idempotency.get(slot);
+    this.unlinkEntry(this.entryAsKept(kept));
+    if (typeof kept === 'number') this.kept.release(kept);
     this.idempotency.delete(slot);
   }
 
@@ -276,7 +283,9 @@ export class MemoryStore implements Store {
     const { shows } = kept;
     this.table(shows.kind).unlinkAnswer(shows.row, shows.key);
     const removed = removedKey(shows.kind, shows.key);
-    this.kept.release(this.removedAnswers.get(removed));
+    const answer = this.removedAnswers.get(removed);
+    if (answer === undefined) return;
+    this.kept.release(answer);
     this.removedAnswers.delete(removed);
   }
 

@@ -63,7 +63,7 @@ export interface RecordOwner {
   rowScope(row: number): string;
 }
 
-/** Buffer's own latin1 reader and writer, without toString's argument handling (undocumented, stable since Node 0.x). */
+/** Buffer's own latin1 reader, without toString's argument handling (undocumented, stable since Node 0.x). */
 interface Latin1Slicer {
   latin1Slice(start: number, end: number): string;
 }

@@ -17,7 +17,7 @@
 /** What a table keeps of its marks (record-table.ts implements it). */
 export interface MarkTable {
   /** The version of a row's kept form now (a count of its writes): a mark holds while it is still the one decoded. */
-  keptAt(row: number): unknown;
+  keptAt(row: number): number;
   /** The insertion key of a row's record: a row reused by another record holds another key. */
   keyAt(row: number): number;
   /** The mark bit of `key` in this table, or undefined when its eight bits are taken. */
@@ -35,13 +35,13 @@ export interface Place {
    */
   key: number;
   /** The kept form's version when this record was handed out (MarkTable.keptAt). */
-  kept: unknown;
+  kept: number;
 }
 
 const places = new WeakMap<object, Place>();
 
 /** Called by a table for each record object it hands out: `record` is `kept` at `row`. */
-export function placeRecord(record: object, table: MarkTable, row: number, kept: unknown): void {
+export function placeRecord(record: object, table: MarkTable, row: number, kept: number): void {
   places.set(record, { table, row, key: table.keyAt(row), kept });
 }
 

@@ -10,9 +10,9 @@
 // checked JSON beside them, mock/http/response-encoder.ts) and its JSON goes when they leave
 // this window. A record read once is handed out without joining the window: see READ_ONCE.
 import { answerDelta, answerFrom, type AnswerDelta } from './answer-delta';
-import { ByteArena } from './byte-arena';
 import { deepFreeze } from './freeze';
 import { IdIndex } from './id-index';
+import { KeptForms } from './kept-forms';
 import type { RecordCodec, RecordOwner } from './record-codec';
 import { placeRecord, type MarkTable } from './record-marks';
 import { appendRow, lowerBound, removeRow } from './sorted-index';
@@ -57,10 +57,8 @@ export class RecordTable implements MarkTable, RecordOwner {
   private readonly keys: number[] = [];
   /** The scope number of each row; -1 for a free row. */
   private readonly lists: number[] = [];
-  /** The kept form: the codec's bytes, by row. */
-  private readonly bytes = new ByteArena();
-  /** The kept form of a record the codec cannot keep (record-codec.ts): the frozen object itself. */
-  private readonly objects = new Map<number, object>();
+  /** Each row's record in the codec's form, outside the heap (kept-forms.ts). */
+  private readonly forms: KeptForms;
   /**
    * How many times each row's record was written: what a handed-out record's marks are checked
    * against (record-marks.ts), as the kept string itself was when kept forms were strings.
@@ -83,7 +81,9 @@ export class RecordTable implements MarkTable, RecordOwner {
    */
   private readonly answers: Array<string | object | undefined> = [];
 
-  constructor(private readonly codec: RecordCodec) {}
+  constructor(private readonly codec: RecordCodec) {
+    this.forms = new KeptForms(codec);
+  }
 
   get size(): number {
     return this.rowOf.size;
@@ -173,8 +173,7 @@ export class RecordTable implements MarkTable, RecordOwner {
     this.recent.delete(row);
     this.readOnce.delete(row);
     this.lists[row] = -1;
-    this.bytes.remove(row);
-    this.objects.delete(row);
+    this.forms.remove(row);
     // An object handed out before is no longer this row's record: its marks and place go.
     this.versions[row]!++;
     if (row < this.marks.length) this.marks[row] = 0;
@@ -228,9 +227,7 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   private decodeAt(row: number): unknown {
-    const bytes = this.bytes;
-    if (!bytes.has(row)) return this.objects.get(row);
-    return this.codec.decodeBytes(bytes.buffer(row), bytes.start(row), bytes.length(row), this, row);
+    return this.forms.get(row, this, row);
   }
 
   /** Every record with its id, scope and key, in key order (snapshot export). */
@@ -254,8 +251,8 @@ export class RecordTable implements MarkTable, RecordOwner {
     return this.scopeOf.idOf(this.lists[row]!);
   }
 
-  keptAt(row: number): unknown {
-    return this.versions[row];
+  keptAt(row: number): number {
+    return this.versions[row]!;
   }
 
   bitOf(key: object, assign: boolean): number | undefined {
@@ -276,14 +273,7 @@ export class RecordTable implements MarkTable, RecordOwner {
   private keep(row: number, record: unknown, id: string, scope: string): unknown {
     const frozen = deepFreeze(record);
     // Text equal to the row's id or scope is kept as a reference to it (record-codec.ts).
-    const length = this.codec.encodeBytes(frozen, { id, scope });
-    if (length === undefined) {
-      this.bytes.remove(row);
-      this.objects.set(row, frozen as object);
-    } else {
-      this.objects.delete(row);
-      this.bytes.put(row, this.codec.bytes, length);
-    }
+    this.forms.put(row, frozen, { id, scope });
     this.versions = withRoom(this.versions, row);
     this.versions[row]!++;
     if (row < this.marks.length) this.marks[row] = 0;
@@ -313,6 +303,6 @@ export class RecordTable implements MarkTable, RecordOwner {
 
   /** Every record object handed out is placed, kept decoded or not: its marks follow its kept form (record-marks.ts). */
   private place(row: number, record: unknown): void {
-    if (typeof record === 'object' && record !== null) placeRecord(record, this, row, this.versions[row]);
+    if (typeof record === 'object' && record !== null) placeRecord(record, this, row, this.versions[row]!);
   }
 }

@@ -4,7 +4,7 @@
 // the same JSON, keys in the same order (DESIGN: "returns the first status and body again").
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { Kept, KeptForms } from '../../mock/store/kept-forms';
+import type { KeptForms } from '../../mock/store/kept-forms';
 import { MemoryStore } from '../../mock/store/memory-store';
 import type { QuoteRecord } from '../../mock/store/records';
 import type { IdempotencyEntry } from '../../mock/store/store';
@@ -30,7 +30,7 @@ async function replay(store: MemoryStore, key: string, at = T0 + 1): Promise<Ide
 
 /** The size of what the store keeps for a key (its private map, read only to measure). */
 function keptSize(store: MemoryStore, key: string): number {
-  const inside = store as unknown as { idempotency: Map<string, Kept>; kept: KeptForms };
+  const inside = store as unknown as { idempotency: Map<string, number>; kept: KeptForms };
   return inside.kept.sizeOf(inside.idempotency.get(key)!);
 }
 
