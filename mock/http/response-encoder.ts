@@ -9,10 +9,17 @@
 // and serialised afresh, and the old entries go when the old object does. The memory store hands
 // out the same objects only for records written or read again lately (mock/store/record-table.ts), so what
 // is kept here lives as long as they do: a large store's listed records are not held twice.
+//
+// Only what can come back is kept: nothing beside an object that is not frozen (a handler's
+// answer, built anew for each request, which could also still change), nor beside a record the
+// store handed out once and let go; a record the store keeps has its check remembered in the
+// store's marks rather than here. Why: each weak entry costs its insertion and the collector's
+// ephemeron work, about as much as the JSON it would save (measured on a page of a million
+// operations listed for the first time, where every item is such a record).
 import type { OperationContract, ResponseCheck } from '../../spec/contract';
 import { unexpectedBody } from '../../spec/contract/operations';
 import type { FieldError } from '../../spec/contract/validators';
-import { hasMark, setMark } from '../store/record-marks';
+import { handedOutOnce, hasMark, setMark } from '../store/record-marks';
 
 export interface Encoded {
   /** The body's JSON; undefined for an answer without a body. */
@@ -34,6 +41,11 @@ function isPage(body: unknown): body is PageBody {
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
+}
+
+/** An object worth keeping something beside: unchangeable, and one that may be handed out again. */
+function comesBack(value: object): boolean {
+  return Object.isFrozen(value) && !handedOutOnce(value);
 }
 
 export class ResponseEncoder {
@@ -61,7 +73,7 @@ export class ResponseEncoder {
     let json = this.json.get(value);
     if (json === undefined) {
       json = JSON.stringify(value);
-      this.json.set(value, json);
+      if (comesBack(value)) this.json.set(value, json);
     }
     return json;
   }
@@ -91,10 +103,10 @@ export class ResponseEncoder {
     if (isObject(value) && (passed?.has(value) || hasMark(value, check))) return;
     const { errors, drift } = check(value);
     if (errors.length === 0 && drift.length === 0) {
-      if (isObject(value)) {
+      // The store's mark when the record is the store's; else beside the object, if it can come back.
+      if (isObject(value) && !setMark(value, check) && comesBack(value)) {
         if (!passed) this.passed.set(check, (passed = new WeakSet()));
         passed.add(value);
-        setMark(value, check);
       }
       return;
     }

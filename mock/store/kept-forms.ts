@@ -6,7 +6,7 @@
 // a class instance) is kept as the frozen object itself.
 import { ByteArena } from './byte-arena';
 import { deepFreeze } from './freeze';
-import type { RecordCodec, RecordOwner } from './record-codec';
+import type { Hidden, RecordCodec, RecordOwner } from './record-codec';
 
 export class KeptForms {
   private readonly arena = new ByteArena();
@@ -33,11 +33,15 @@ export class KeptForms {
     }
   }
 
-  /** The value kept under `n` (decoded afresh and deep-frozen); `owner` and `row` name the row it was put for. */
-  get(n: number, owner?: RecordOwner, row = -1): unknown {
+  /**
+   * The value kept under `n` (decoded afresh and deep-frozen, with `hidden` on it when it is an
+   * object; a value kept whole is the same object each time, without it); `owner` and `row` name
+   * the row it was put for.
+   */
+  get(n: number, owner?: RecordOwner, row = -1, hidden?: Hidden): unknown {
     const arena = this.arena;
     if (!arena.has(n)) return this.objects.get(n);
-    return this.codec.decodeBytes(arena.buffer(n), arena.start(n), arena.length(n), owner, row);
+    return this.codec.decodeBytes(arena.buffer(n), arena.start(n), arena.length(n), owner, row, hidden);
   }
 
   remove(n: number): void {

@@ -63,6 +63,17 @@ export interface RecordOwner {
   rowScope(row: number): string;
 }
 
+/**
+ * A property put on a decoded record (the top-level object) before it is frozen, not enumerable:
+ * JSON, Object.keys, spreads, copies and equality checks do not see it. The memory store puts
+ * where the record is kept there (record-marks.ts), which a WeakMap entry per record handed out
+ * cost about as much as decoding a small record (measured on pages of a million operations).
+ */
+export interface Hidden {
+  key: symbol;
+  value: unknown;
+}
+
 /** Buffer's own latin1 reader, without toString's argument handling (undocumented, stable since Node 0.x). */
 interface Latin1Slicer {
   latin1Slice(start: number, end: number): string;
@@ -84,6 +95,10 @@ export class RecordCodec {
   private readonly uuidChars = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
   /** Per shape, a function that reads its values into an object literal of that shape. */
   private readonly builders: Array<((codec: RecordCodec) => object) | undefined> = [];
+  /** The same per shape, putting `hidden` on the object before freezing it (a record's top level). */
+  private readonly hiddenBuilders: Array<((codec: RecordCodec, hidden: Hidden) => object) | undefined> = [];
+  /** For the decode under way: the hidden property its top-level object gets, until that object is read. */
+  private hidden: Hidden | undefined = undefined;
   private lastInstant = -1;
   private lastInstantText = '';
   private input: Buffer = EMPTY;
@@ -155,18 +170,21 @@ export class RecordCodec {
   }
 
   /** The value `encodeBytes` was given, from `length` bytes of `input` at `start`. */
-  decodeBytes(input: Buffer, start: number, length: number, owner?: RecordOwner, row = -1): unknown {
+  decodeBytes(input: Buffer, start: number, length: number, owner?: RecordOwner, row = -1, hidden?: Hidden): unknown {
     this.input = input;
     this.at = start;
     this.end = start + length;
     this.instantsRead.length = 0;
     this.owner = owner;
     this.ownerRow = row;
+    // Only a value that is an object gets it: the first object read is then the top level.
+    this.hidden = length > 0 && input[start] === OBJECT ? hidden : undefined;
     try {
       return this.read();
     } finally {
       this.input = EMPTY;
       this.owner = undefined;
+      this.hidden = undefined;
     }
   }
 
@@ -383,6 +401,12 @@ export class RecordCodec {
         return this.ownerOf(tag).rowScope(this.ownerRow);
       case OBJECT: {
         const shape = this.readVarint();
+        const hidden = this.hidden;
+        if (hidden !== undefined) {
+          this.hidden = undefined;
+          const build = (this.hiddenBuilders[shape] ??= builderOf(this.shapes[shape]!, true));
+          return build(this, hidden);
+        }
         const build = (this.builders[shape] ??= builderOf(this.shapes[shape]!));
         return build(this);
       }
@@ -444,10 +468,17 @@ function instantMs(text: string): number | undefined {
  * generic store). Keys go in as JSON string literals; `__proto__` as a computed key, so it is an
  * own field as JSON.parse makes it, not the prototype.
  */
-function builderOf(keys: string[]): (codec: RecordCodec) => object {
+function builderOf(keys: string[], withHidden: true): (codec: RecordCodec, hidden: Hidden) => object;
+function builderOf(keys: string[]): (codec: RecordCodec) => object;
+function builderOf(keys: string[], withHidden = false): (codec: RecordCodec, hidden: Hidden) => object {
   const fields = keys.map((key) => (key === '__proto__' ? `["__proto__"]: c.read()` : `${JSON.stringify(key)}: c.read()`));
+  const literal = `{${fields.join(', ')}}`;
+  // Not enumerable, not writable: defineProperty's defaults.
+  const body = withHidden
+    ? `const o = ${literal}; Object.defineProperty(o, h.key, { value: h.value }); return Object.freeze(o);`
+    : `return Object.freeze(${literal});`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from JSON string literals only (see above)
-  return new Function('c', `return Object.freeze({${fields.join(', ')}});`) as (codec: RecordCodec) => object;
+  return new Function('c', 'h', body) as (codec: RecordCodec, hidden: Hidden) => object;
 }
 
 function hasDigit(text: string): boolean {

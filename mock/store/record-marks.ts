@@ -36,13 +36,30 @@ export interface Place {
   key: number;
   /** The kept form's version when this record was handed out (MarkTable.keptAt). */
   kept: number;
+  /**
+   * Whether the table keeps this object at hand (its decoded window): false for a record read
+   * once, handed out and then let go, which nothing will hand out again.
+   */
+  held: boolean;
 }
+
+/**
+ * Where a record the table decoded is kept: a hidden property the codec puts on it before freezing
+ * it (record-codec.ts, Hidden). A record the table was given (a write) is already frozen by then,
+ * and its place goes in `places` instead.
+ */
+export const PLACE = Symbol('fos-mock: where the memory store keeps this record');
 
 const places = new WeakMap<object, Place>();
 
-/** Called by a table for each record object it hands out: `record` is `kept` at `row`. */
-export function placeRecord(record: object, table: MarkTable, row: number, kept: number): void {
-  places.set(record, { table, row, key: table.keyAt(row), kept });
+/** The place of a record kept `kept` at `row`, `held` in the table's decoded window or not. */
+export function placeAt(table: MarkTable, row: number, kept: number, held: boolean): Place {
+  return { table, row, key: table.keyAt(row), kept, held };
+}
+
+/** Called by a table for a record object it hands out that was not decoded with its place on it. */
+export function placeRecord(record: object, place: Place): void {
+  places.set(record, place);
 }
 
 function liveBit(record: unknown, key: object, assign: boolean): { place: Place; bit: number } | undefined {
@@ -60,8 +77,15 @@ function liveBit(record: unknown, key: object, assign: boolean): { place: Place;
 export function handedOutAt(record: unknown): Place | undefined {
   if (typeof record !== 'object' || record === null) return undefined;
   // The place itself, not a copy: the response encoder asks this twice for every record it lists.
+  // A decoded record written back as it is has its new place in `places`, its old one on itself.
+  const decoded = (record as { [PLACE]?: Place })[PLACE];
+  if (decoded !== undefined && isLive(decoded)) return decoded;
   const place = places.get(record);
-  return place && place.table.keptAt(place.row) === place.kept && place.table.keyAt(place.row) === place.key ? place : undefined;
+  return place !== undefined && isLive(place) ? place : undefined;
+}
+
+function isLive(place: Place): boolean {
+  return place.table.keptAt(place.row) === place.kept && place.table.keyAt(place.row) === place.key;
 }
 
 export function hasMark(record: unknown, key: object): boolean {
@@ -69,7 +93,18 @@ export function hasMark(record: unknown, key: object): boolean {
   return found !== undefined && (found.place.table.marksAt(found.place.row) & found.bit) !== 0;
 }
 
-export function setMark(record: unknown, key: object): void {
+/** Marks a record the store handed out; false when it has no place to keep the mark (not the store's, changed since, or no bit left). */
+export function setMark(record: unknown, key: object): boolean {
   const found = liveBit(record, key, true);
   if (found) found.place.table.addMark(found.place.row, found.bit);
+  return found !== undefined;
+}
+
+/**
+ * A record the store handed out once and keeps nothing of but its form (record-table.ts,
+ * READ_ONCE): nothing will hand this object out again, so keeping anything beside it (its JSON)
+ * is work for nothing and one more weak entry for the collector.
+ */
+export function handedOutOnce(record: unknown): boolean {
+  return handedOutAt(record)?.held === false;
 }

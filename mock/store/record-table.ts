@@ -13,8 +13,8 @@ import { answerDelta, answerFrom, type AnswerDelta } from './answer-delta';
 import { deepFreeze } from './freeze';
 import { IdIndex } from './id-index';
 import { KeptForms } from './kept-forms';
-import type { RecordCodec, RecordOwner } from './record-codec';
-import { placeRecord, type MarkTable } from './record-marks';
+import type { Hidden, RecordCodec, RecordOwner } from './record-codec';
+import { PLACE, placeAt, placeRecord, type MarkTable } from './record-marks';
 import { appendRow, lowerBound, removeRow } from './sorted-index';
 import { withRoom } from './typed-room';
 
@@ -75,6 +75,8 @@ export class RecordTable implements MarkTable, RecordOwner {
   /** Each row's marks (record-marks.ts), a bit per key; cleared when the row's record changes. */
   private marks = new Uint8Array(64);
   private readonly markBits = new Map<object, number>();
+  /** What the codec puts on each record it decodes for this table (decodeAt): one object, refilled. */
+  private readonly hidden: Hidden = { key: PLACE, value: undefined };
   /**
    * Rows an idempotency answer shows (memory-store.ts): how that first answer differs from the
    * record now, in the codec's form (answer-delta.ts); SAME while the record is unchanged.
@@ -203,11 +205,12 @@ export class RecordTable implements MarkTable, RecordOwner {
       this.recent.set(row, recent);
       return recent;
     }
-    const record = this.decodeAt(row);
-    if (this.readOnce.delete(row)) {
+    // Read again while among the rows read once: it joins the window.
+    const held = this.readOnce.delete(row);
+    const record = this.decodeAt(row, held);
+    if (held) {
       this.remember(row, record);
     } else {
-      this.place(row, record);
       this.readOnce.add(row);
       if (this.readOnce.size > READ_ONCE) this.readOnce.delete(this.readOnce.values().next().value as number);
     }
@@ -221,13 +224,18 @@ export class RecordTable implements MarkTable, RecordOwner {
   private current(row: number): unknown {
     const recent = this.recent.get(row);
     if (recent !== undefined) return recent;
-    const record = this.decodeAt(row);
-    this.place(row, record);
-    return record;
+    return this.decodeAt(row, false);
   }
 
-  private decodeAt(row: number): unknown {
-    return this.forms.get(row, this, row);
+  /** The row's record decoded, with its place on it (record-marks.ts): every record object handed out is placed. */
+  private decodeAt(row: number, held: boolean): unknown {
+    const place = placeAt(this, row, this.versions[row]!, held);
+    this.hidden.value = place;
+    const record = this.forms.get(row, this, row, this.hidden);
+    this.hidden.value = undefined;
+    // A record the codec could not keep is the same frozen object each time, without the property.
+    if (typeof record === 'object' && record !== null && (record as { [PLACE]?: unknown })[PLACE] !== place) placeRecord(record, place);
+    return record;
   }
 
   /** Every record with its id, scope and key, in key order (snapshot export). */
@@ -279,6 +287,7 @@ export class RecordTable implements MarkTable, RecordOwner {
     if (row < this.marks.length) this.marks[row] = 0;
     // Written: kept decoded from now on, not waiting for a second read.
     this.readOnce.delete(row);
+    this.place(row, frozen);
     this.remember(row, frozen);
     return frozen;
   }
@@ -294,15 +303,15 @@ export class RecordTable implements MarkTable, RecordOwner {
     return this.codec.encode(delta) ?? deepFreeze(delta);
   }
 
+  /** Keeps a record at hand (it was placed as such when written or decoded). */
   private remember(row: number, record: unknown): void {
-    this.place(row, record);
     this.recent.delete(row);
     this.recent.set(row, record);
     if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value as number);
   }
 
-  /** Every record object handed out is placed, kept decoded or not: its marks follow its kept form (record-marks.ts). */
+  /** A record written is placed as kept at hand: its marks follow its kept form (record-marks.ts). */
   private place(row: number, record: unknown): void {
-    if (typeof record === 'object' && record !== null) placeRecord(record, this, row, this.versions[row]!);
+    if (typeof record === 'object' && record !== null) placeRecord(record, placeAt(this, row, this.versions[row]!, true));
   }
 }

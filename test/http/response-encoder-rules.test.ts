@@ -47,6 +47,15 @@ describe('what the encoder writes', () => {
     expect(encoder.stringify({ data: [record] })).toBe('{"data":[{"id":"r"}]}');
     expect(serialised).toBe(1);
   });
+
+  it("serialises an object that is not frozen afresh every time: a handler's answer may have changed since", () => {
+    const encoder = new ResponseEncoder();
+    const answer: { id: string; status: string } = { id: 'q', status: 'ACTIVE' };
+    expect(encoder.stringify(answer)).toBe('{"id":"q","status":"ACTIVE"}');
+    answer.status = 'CONSUMED';
+    expect(encoder.stringify(answer)).toBe('{"id":"q","status":"CONSUMED"}');
+    expect(encoder.stringify({ data: [answer] })).toBe('{"data":[{"id":"q","status":"CONSUMED"}]}');
+  });
 });
 
 describe('what the encoder checks in strict mode', () => {
@@ -80,6 +89,16 @@ describe('what the encoder checks in strict mode', () => {
     expect(encoder.encode(operation({ check }), 200, {}, 'text', true)).toEqual({ json: '"text"', violations: [] });
     expect(encoder.encode(operation({ check }), 200, {}, 'text', true).violations).toEqual([]);
     expect(calls).toEqual(['text', 'text']);
+  });
+
+  it('checks an object that is not frozen every time, as it may have changed since it passed', () => {
+    const calls: unknown[] = [];
+    const check = (value: unknown): ResponseCheck => (calls.push(value), PASS);
+    const encoder = new ResponseEncoder();
+    const answer = { id: 'q' };
+    encoder.encode(operation({ check }), 200, {}, answer, true);
+    encoder.encode(operation({ check }), 200, {}, answer, true);
+    expect(calls).toEqual([answer, answer]);
   });
 
   it('reports errors then drift, each under the body (or the item) it was found in', () => {

@@ -166,4 +166,31 @@ describe('the record codec', () => {
     expect(codec.decodeBytes(buffer, 10, length)).toStrictEqual(record);
     for (const cut of [1, 5, length - 1]) expect(() => codec.decodeBytes(buffer, 10, cut)).toThrow(/record codec: the kept form ends/);
   });
+
+  it('when a record is decoded with a hidden property, then only its top level has it, and nothing that reads the record sees it', () => {
+    const codec = new RecordCodec();
+    const key = Symbol('place');
+    const record = { id: 'op-1', amount: { asset: 'BRL', value: '1.50' }, tags: [{ key: 'a', value: 'b' }] };
+    const length = codec.encodeBytes(record)!;
+    const bytes = Buffer.from(codec.bytes.subarray(0, length));
+    const place = { row: 7 };
+    const back = codec.decodeBytes(bytes, 0, length, undefined, -1, { key, value: place }) as Record<string | symbol, unknown>;
+    expect(back[key]).toBe(place);
+    expect(Object.isFrozen(back)).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(back, key)).toEqual({ value: place, writable: false, enumerable: false, configurable: false });
+    expect((back.amount as Record<symbol, unknown>)[key]).toBeUndefined();
+    expect(JSON.stringify(back)).toBe(JSON.stringify(record));
+    expect(Object.keys(back)).toEqual(Object.keys(record));
+    expect(back).toStrictEqual(record);
+    // A copy made from it (a service's `{ ...record, status }`) does not carry it.
+    expect(({ ...back } as Record<symbol, unknown>)[key]).toBeUndefined();
+    // The next decode without one gets none; a value that is not an object gets none either.
+    expect((codec.decodeBytes(bytes, 0, length) as Record<symbol, unknown>)[key]).toBeUndefined();
+    const list = [{ id: 'x' }];
+    const listLength = codec.encodeBytes(list)!;
+    const listBytes = Buffer.from(codec.bytes.subarray(0, listLength));
+    const listBack = codec.decodeBytes(listBytes, 0, listLength, undefined, -1, { key, value: place });
+    expect((listBack as Array<Record<symbol, unknown>>)[0]![key]).toBeUndefined();
+    expect(listBack).toStrictEqual(list);
+  });
 });

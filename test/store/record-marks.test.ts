@@ -2,7 +2,7 @@
 // the record's kept form does, across the store's decoded window, and go when the record changes.
 import { describe, expect, it } from '@jest/globals';
 import { MemoryStore } from '../../mock/store/memory-store';
-import { hasMark, setMark } from '../../mock/store/record-marks';
+import { handedOutOnce, hasMark, setMark } from '../../mock/store/record-marks';
 import { quote } from './store-contract';
 
 /** More records than the store keeps decoded, so the first ones are decoded again when read. */
@@ -26,6 +26,23 @@ describe('marks on stored records', () => {
     expect(hasMark(again, checked)).toBe(true);
   });
 
+  it('a record read once is handed out once (nothing keeps it); read again, it is the object the store keeps at hand', async () => {
+    const store = new MemoryStore();
+    await store.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
+    await crowdOut(store);
+    const once = (await store.get('quote', 'quote-1'))!;
+    expect(handedOutOnce(once)).toBe(true);
+    // Its mark is the store's, on its row: the next object decoded from the same form carries it.
+    expect(setMark(once, checked)).toBe(true);
+    const kept = (await store.get('quote', 'quote-1'))!;
+    expect(kept).not.toBe(once);
+    expect(handedOutOnce(kept)).toBe(false);
+    expect(hasMark(kept, checked)).toBe(true);
+    expect(await store.get('quote', 'quote-1')).toBe(kept);
+    // A value the store never handed out is not "handed out once": the encoder may keep its JSON.
+    expect(handedOutOnce(Object.freeze({ id: 'elsewhere' }))).toBe(false);
+  });
+
   it('a changed record has no marks, and the mark of its old object no longer counts', async () => {
     const store = new MemoryStore();
     await store.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
@@ -37,6 +54,22 @@ describe('marks on stored records', () => {
     // Marking the old object now would mark the new form, which nobody checked: it does nothing.
     setMark(old, checked);
     expect(hasMark(changed, checked)).toBe(false);
+  });
+
+  it('a record decoded from its kept form and written back as it is has the marks of its new form only', async () => {
+    const store = new MemoryStore();
+    await store.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
+    await crowdOut(store);
+    const decoded = (await store.get('quote', 'quote-1'))!;
+    setMark(decoded, checked);
+    await store.replace('quote', 'quote-1', decoded);
+    // The write is a new form of the row: the mark put before it does not count for it.
+    expect(hasMark(decoded, checked)).toBe(false);
+    expect(hasMark((await store.get('quote', 'quote-1'))!, checked)).toBe(false);
+    // The same object is now the row's record as written: marking it marks the new form.
+    expect(setMark(decoded, checked)).toBe(true);
+    expect(hasMark(decoded, checked)).toBe(true);
+    expect(handedOutOnce(decoded)).toBe(false);
   });
 
   it('a record stored in the row of a removed one starts without marks', async () => {
