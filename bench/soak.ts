@@ -25,8 +25,10 @@ export interface SoakSample {
   /** Seconds since the load began. */
   t: number;
   rssMb: number;
-  /** The live heap after a full collection (the samples taken after a reset). */
+  /** The live heap after a full collection, array buffers included (the samples taken after a reset). */
   heapMb?: number;
+  /** Of which array buffers (the memory store's kept forms, outside the V8 heap). */
+  arrayBuffersMb?: number;
 }
 
 export interface SoakResult extends SoakOptions {
@@ -169,13 +171,16 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     port,
     probe: { path: '/_mock/health' },
   });
-  /** The live heap after a full collection, in MB (the probe appends a line per signal). */
-  const liveHeapMb = async (): Promise<number> => {
+  /** The live heap after a full collection, array buffers included, in MB (the probe appends a line per signal). */
+  const liveHeap = async (): Promise<{ heapMb: number; arrayBuffersMb: number }> => {
     const before = readFileSync(probeFile, 'utf8').split('\n').filter(Boolean).length;
     server.child.kill('SIGUSR2');
     for (let i = 0; i < 400; i++) {
       const lines = readFileSync(probeFile, 'utf8').split('\n').filter(Boolean);
-      if (lines.length > before) return Number(lines[lines.length - 1]) / 2 ** 20;
+      if (lines.length > before) {
+        const [heapUsed, arrayBuffers] = lines[lines.length - 1]!.split(' ').map(Number) as [number, number];
+        return { heapMb: (heapUsed + arrayBuffers) / 2 ** 20, arrayBuffersMb: arrayBuffers / 2 ** 20 };
+      }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     throw new Error('soak: the mock did not report its heap within 10 s');
@@ -214,7 +219,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
         await fetch(`${server.url}/_mock/reset`, { method: 'POST' });
         client = await prepare(server, receiver);
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-        resets.push({ t: t(), rssMb: rss(), heapMb: await liveHeapMb() });
+        resets.push({ t: t(), rssMb: rss(), ...(await liveHeap()) });
         resetting = undefined;
         done();
       }
@@ -264,8 +269,9 @@ export function soakMarkdown(r: SoakResult): string[] {
         ', ',
       )}); failures (5xx or no answer): ${r.failures}; webhook attempts received: ${r.deliveries} (${r.deliveriesFailed} answered 500).`,
     '',
-    '| after reset | at s | live heap MB (after a full GC) | over the first | RSS MB | over the first |',
-    '|---|---|---|---|---|---|',
+    '| after reset | at s | live heap MB (after a full GC, array buffers included) | of which array buffers MB | over the first ' +
+      '| RSS MB | over the first |',
+    '|---|---|---|---|---|---|---|',
     ...r.resets.map((s, k) => {
       const first = r.resets[0] ?? s;
       const over = (a: number, b: number) => `${((a / b - 1) * 100).toFixed(1)}%`;
@@ -274,6 +280,7 @@ export function soakMarkdown(r: SoakResult): string[] {
         k + 1,
         s.t.toFixed(0),
         heap.toFixed(1),
+        s.arrayBuffersMb === undefined ? '-' : s.arrayBuffersMb.toFixed(1),
         over(heap, first.heapMb ?? heap),
         s.rssMb.toFixed(0),
         over(s.rssMb, first.rssMb),
