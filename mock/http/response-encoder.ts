@@ -3,7 +3,8 @@
 //
 // A stored record is never edited in place (the store replaces it; the memory store freezes what
 // it keeps), so the JSON of an object, and the fact that it passed a given check, are kept beside
-// the object in WeakMaps. A page of unchanged records then costs a look-up per item and a check of
+// the object in WeakMaps (for a record of the memory store's tables, the check as the store's mark
+// on its row instead). A page of unchanged records then costs a look-up per item and a check of
 // its small envelope, not a validation and a stringify of every item (to keep a list cheap: pre-serialise,
 // no per-request work the rules do not need). A changed record is a new object: it is checked
 // and serialised afresh, and the old entries go when the old object does. The memory store hands
@@ -12,8 +13,8 @@
 //
 // Only what can come back is kept: nothing beside an object that is not frozen (a handler's
 // answer, built anew for each request, which could also still change), nor beside a record the
-// store handed out once and let go; a record the store keeps has its check remembered in the
-// store's marks rather than here. Why: each weak entry costs its insertion and the collector's
+// memory store's table handed out once and let go (other frozen values, such as a Redis store's
+// reads or a rebuilt idempotency answer, are kept as before). Why: each weak entry costs its insertion and the collector's
 // ephemeron work, about as much as the JSON it would save (measured on a page of a million
 // operations listed for the first time, where every item is such a record).
 import type { OperationContract, ResponseCheck } from '../../spec/contract';

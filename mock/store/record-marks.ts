@@ -37,8 +37,10 @@ export interface Place {
   /** The kept form's version when this record was handed out (MarkTable.keptAt). */
   kept: number;
   /**
-   * Whether the table keeps this object at hand (its decoded window): false for a record read
-   * once, handed out and then let go, which nothing will hand out again.
+   * Whether the table let this object into its decoded window (written, or read a second time):
+   * false for a record read once, handed out and let go, which the table will not hand out again
+   * (it decodes a new object next time). A value the codec cannot keep, handed out as the same
+   * object each time, is placed again on each read, with this flag as that read decided.
    */
   held: boolean;
 }
@@ -46,7 +48,9 @@ export interface Place {
 /**
  * Where a record the table decoded is kept: a hidden property the codec puts on it before freezing
  * it (record-codec.ts, Hidden). A record the table was given (a write) is already frozen by then,
- * and its place goes in `places` instead.
+ * and its place goes in `places` instead, as does that of a value the codec kept whole. The place
+ * holds its table: a decoded object written into another store (an in-process export imported
+ * elsewhere) keeps its first table alive as long as it lives.
  */
 export const PLACE = Symbol('fos-mock: where the memory store keeps this record');
 
@@ -77,11 +81,12 @@ function liveBit(record: unknown, key: object, assign: boolean): { place: Place;
 export function handedOutAt(record: unknown): Place | undefined {
   if (typeof record !== 'object' || record === null) return undefined;
   // The place itself, not a copy: the response encoder asks this twice for every record it lists.
-  // A decoded record written back as it is has its new place in `places`, its old one on itself.
+  // `places` first: a decoded object gets an entry there only by being written afterwards (back
+  // to its row, or into another table or store, whose place then is the newer one).
+  const written = places.get(record);
+  if (written !== undefined && isLive(written)) return written;
   const decoded = (record as { [PLACE]?: Place })[PLACE];
-  if (decoded !== undefined && isLive(decoded)) return decoded;
-  const place = places.get(record);
-  return place !== undefined && isLive(place) ? place : undefined;
+  return decoded !== undefined && isLive(decoded) ? decoded : undefined;
 }
 
 function isLive(place: Place): boolean {
@@ -101,9 +106,9 @@ export function setMark(record: unknown, key: object): boolean {
 }
 
 /**
- * A record the store handed out once and keeps nothing of but its form (record-table.ts,
- * READ_ONCE): nothing will hand this object out again, so keeping anything beside it (its JSON)
- * is work for nothing and one more weak entry for the collector.
+ * A record the memory store's table handed out once and keeps nothing of but its form
+ * (record-table.ts, READ_ONCE): the table will not hand this object out again, so keeping
+ * anything beside it (its JSON) is work for nothing and one more weak entry for the collector.
  */
 export function handedOutOnce(record: unknown): boolean {
   return handedOutAt(record)?.held === false;

@@ -72,6 +72,19 @@ describe('marks on stored records', () => {
     expect(handedOutOnce(decoded)).toBe(false);
   });
 
+  it('a record decoded from one store and written into another is placed in the other: its marks go there', async () => {
+    const first = new MemoryStore();
+    await first.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
+    await crowdOut(first);
+    const decoded = (await first.get('quote', 'quote-1'))!;
+    const second = new MemoryStore();
+    await second.insert('quote', 'customer-a', 'quote-1', decoded);
+    expect(setMark(decoded, checked)).toBe(true);
+    await crowdOut(second);
+    expect(hasMark((await second.get('quote', 'quote-1'))!, checked)).toBe(true);
+    expect(hasMark((await first.get('quote', 'quote-1'))!, checked)).toBe(false);
+  });
+
   it('a record stored in the row of a removed one starts without marks', async () => {
     const store = new MemoryStore();
     await store.insert('quote', 'customer-a', 'quote-1', quote('quote-1'));
