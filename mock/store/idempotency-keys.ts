@@ -6,19 +6,45 @@
 
 const PACKED = 1;
 const ESCAPED = '\u0002';
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const UUID_PAIR = new RegExp(`^${UUID}:${UUID}$`);
+/** A lowercase hex digit's value by char code; -1 for any other char (upper case included: the packed form is lowercase). */
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+/** The marker and 32 bytes of the key being packed (one array, reused: packing runs twice per idempotent request). */
+const packed = new Array<number>(33);
 
 export function packKey(key: string): string {
-  if (key.length === 73 && UUID_PAIR.test(key)) {
-    const bytes = Buffer.allocUnsafe(33);
-    bytes[0] = PACKED;
-    bytes.write(key.slice(0, 36).replaceAll('-', '') + key.slice(37).replaceAll('-', ''), 1, 'hex');
-    // Read back as latin1: one flat string of 33 one-byte chars (a concatenation would be a rope).
-    return bytes.toString('latin1');
+  if (key.length === 73 && packUuidPair(key)) {
+    // One flat string of 33 one-byte chars (a concatenation would be a rope).
+    return String.fromCharCode.apply(null, packed);
   }
   const first = key.charCodeAt(0);
   return first === PACKED || key.startsWith(ESCAPED) ? ESCAPED + key : key;
+}
+
+/** Fills `packed` from `uuid:uuid` (canonical lowercase UUIDs); false, half-filled, for anything else. */
+function packUuidPair(key: string): boolean {
+  if (key.charCodeAt(36) !== 58) return false;
+  packed[0] = PACKED;
+  let out = 1;
+  for (let at = 0; at < 73; ) {
+    // The hyphens of each UUID (8-4-4-4-12) and the colon between them.
+    const inUuid = at < 36 ? at : at - 37;
+    if (inUuid === 8 || inUuid === 13 || inUuid === 18 || inUuid === 23) {
+      if (key.charCodeAt(at) !== 45) return false;
+      at++;
+      continue;
+    }
+    if (at === 36) {
+      at++;
+      continue;
+    }
+    const high = HEX_VALUE[key.charCodeAt(at)] ?? -1;
+    const low = HEX_VALUE[key.charCodeAt(at + 1)] ?? -1;
+    if (high < 0 || low < 0) return false;
+    packed[out++] = (high << 4) | low;
+    at += 2;
+  }
+  return true;
 }
 
 export function unpackKey(kept: string): string {

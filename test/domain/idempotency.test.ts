@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { serviceErrorFrom } from '../support/thrown';
 import { describe, expect, it } from '@jest/globals';
 import { createClock } from '../../mock/clock';
@@ -176,6 +177,13 @@ describe('request fingerprints', () => {
     expect(fingerprint('POST', '/v1/beneficiaries', { entity: { firstName: 'Ana', lastName: 'Costa' }, x: [1, { p: 1, q: 2 }] })).toBe(
       fingerprint('POST', '/v1/beneficiaries', { x: [1, { q: 2, p: 1 }], entity: { lastName: 'Costa', firstName: 'Ana' } }),
     );
+  });
+
+  it('a fingerprint is SHA-256 of method, path and UTF-8 canonical body joined by NUL: keys an older mock kept still match', () => {
+    const body = { name: 'Conceição', amount: '10.00' };
+    const joined = 'POST\u0000/v1/beneficiaries?x=1\u0000{"amount":"10.00","name":"Conceição"}';
+    const expected = createHash('sha256').update(joined, 'utf8').digest('base64url');
+    expect(fingerprint('POST', '/v1/beneficiaries?x=1', body)).toBe(expected);
   });
 
   it('array order matters', () => {

@@ -25,6 +25,22 @@ describe('idempotency keys as the memory store keeps them', () => {
     expect(unpackKey(packKey(lookalike))).toBe(lookalike);
   });
 
+  it('a key of 73 chars that is not two canonical lowercase UUIDs is kept as it is', () => {
+    const pair = `${CUSTOMER}:${CLIENT_KEY}`;
+    const nearMisses = [
+      pair.replace(':', '-'), // no colon between them
+      `${pair.slice(0, 8)}x${pair.slice(9)}`, // a hyphen where a digit goes
+      `${pair.slice(0, 9)}-${pair.slice(10)}`.replace('-444d', '0444d'), // a hyphen moved
+      `${pair.slice(0, 40)}G${pair.slice(41)}`, // not hex
+      `${pair.slice(0, 72)}A`, // upper case
+      `${pair.slice(0, 36)}:${CLIENT_KEY.replaceAll('-', '').padEnd(36, '0')}`, // no hyphens in the second
+    ];
+    for (const key of nearMisses) {
+      expect(key).toHaveLength(73);
+      expect(packKey(key)).toBe(key);
+    }
+  });
+
   it('two different keys are never kept alike, and each reads back as it was', () => {
     const uuid = fc.uuid().map((u) => u.toLowerCase());
     const key = fc.oneof(
