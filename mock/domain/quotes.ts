@@ -1,7 +1,7 @@
 // Quote pricing and the seed's quote rules: a quote belongs to one customer and one account,
 // expires, and is consumed by at most one operation.
 import { ServiceError } from '../errors/catalogue';
-import { atScale, Decimal, fitsScale, isPositive, scaleOf, type AssetScales } from './money';
+import { Decimal, scaleOf, type AssetScales } from './money';
 import type { QuoteRecord } from '../store/records';
 
 const MAX_AMOUNT = new Decimal(10).pow(20);
@@ -47,21 +47,20 @@ export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetSc
   const sourceScale = scaleOf(request.sourceAsset, scales);
   const targetScale = scaleOf(request.targetAsset, scales);
   const given = request.sourceAmount !== undefined ? 'sourceAmount' : 'targetAmount';
-  const value = (request.sourceAmount ?? request.targetAmount) as string;
   const givenScale = given === 'sourceAmount' ? sourceScale : targetScale;
-  if (!isPositive(value)) throw invalid(given, 'must be greater than zero');
-  if (!fitsScale(value, givenScale)) throw invalid(given, `has more than ${givenScale} decimal places`);
+  // Parsed once; each amount below is rounded as a Decimal and written once.
+  const value = new Decimal((request.sourceAmount ?? request.targetAmount) as string);
+  if (!value.greaterThan(0)) throw invalid(given, 'must be greater than zero');
+  if (value.decimalPlaces() > givenScale) throw invalid(given, `has more than ${givenScale} decimal places`);
 
-  const price =
-    given === 'sourceAmount'
-      ? { sourceAmount: atScale(value, sourceScale), targetAmount: atScale(new Decimal(value).times(rate), targetScale, 'down'), rate }
-      : { sourceAmount: atScale(new Decimal(value).dividedBy(rate), sourceScale, 'up'), targetAmount: atScale(value, targetScale), rate };
-  if (!isPositive(price.targetAmount)) throw invalid(given, 'is too small to buy any of the target asset');
+  const source = given === 'sourceAmount' ? value : value.dividedBy(rate).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
+  const target = given === 'sourceAmount' ? value.times(rate).toDecimalPlaces(targetScale, Decimal.ROUND_DOWN) : value;
+  if (!target.greaterThan(0)) throw invalid(given, 'is too small to buy any of the target asset');
   // Amounts travel as decimal strings of at most 20 integer digits (the document's pattern).
-  if ([price.sourceAmount, price.targetAmount].some((v) => new Decimal(v).abs().greaterThanOrEqualTo(MAX_AMOUNT))) {
+  if (source.abs().greaterThanOrEqualTo(MAX_AMOUNT) || target.abs().greaterThanOrEqualTo(MAX_AMOUNT)) {
     throw invalid(given, 'is too large: the converted amount would exceed 20 integer digits');
   }
-  return price;
+  return { sourceAmount: source.toFixed(sourceScale), targetAmount: target.toFixed(targetScale), rate };
 }
 
 function invalid(field: string, message: string): ServiceError {
