@@ -2,6 +2,7 @@
 import Ajv2020, { _, str, stringify, type CodeKeywordDefinition } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenApiDocument } from './document';
+import { projectPath } from '../project-root';
 import { closeObjects, DOCUMENT_ID, rewriteRefs } from './schema-transform';
 
 /** Strict: the document closed and open value sets limited to known values; lenient: as written. */
@@ -29,16 +30,27 @@ function knownValues(mode: Instance): CodeKeywordDefinition {
   };
 }
 
-/** The ajv instance of a mode, with the document's components registered; `source` keeps generated code for standalone output. */
-export function makeAjv(doc: OpenApiDocument, mode: Instance, source = false): Ajv2020 {
+/** formats.cjs (ajv-formats' formats, date-time with a fast path): from the project root, so source and dist/ load one file. */
+export const FORMATS_PATH = projectPath('spec', 'contract', 'formats.cjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS module kept outside the TypeScript build (see its header)
+const { formats } = require(FORMATS_PATH) as { formats: Record<string, Parameters<Ajv2020['addFormat']>[1]> };
+
+/**
+ * The ajv instance of a mode, with the document's components registered. `formatsFrom` (for
+ * standalone output: generated code keeps the source) is how generated code requires
+ * formats.cjs, a path relative to where that code is written.
+ */
+export function makeAjv(doc: OpenApiDocument, mode: Instance, formatsFrom?: string): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,
     coerceTypes: mode === 'parameters',
     useDefaults: mode === 'parameters',
-    code: { source },
+    code: formatsFrom === undefined ? { source: false } : { source: true, formats: _`require(${formatsFrom}).formats` },
   });
+  // ajv-formats' keywords (formatMinimum…) and formats; then ours over them (the same, date-time faster).
   addFormats(ajv);
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
   ajv.addKeyword(knownValues(mode));
   const components = mode === 'strict' ? closeObjects(rewriteRefs(doc.components)) : rewriteRefs(doc.components);
   ajv.addSchema({ $id: DOCUMENT_ID, components });

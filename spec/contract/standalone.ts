@@ -5,12 +5,12 @@
 // spec/generated/validators/ (not in git: `npm run build` makes them). The mock's `serve`
 // loads that module instead of compiling (precompiled.ts); the lenient validators, needed only
 // to tell drift from error on a failure, are still compiled when first needed.
-import { basename } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
 import { loadDocument, type Json } from './document';
 import { buildOperations, bodyChecker, validatorKey } from './operations';
-import { documentHash } from './precompiled';
-import { makeAjv } from './ajv-instance';
+import { documentHash, standalonePath } from './precompiled';
+import { FORMATS_PATH, makeAjv } from './ajv-instance';
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { prepareSchema, type Mode, type SchemaCompiler } from './validators';
 import { webhookSchemas } from './webhooks';
@@ -44,7 +44,8 @@ export function generateStandalone(documentPath: string): string {
   for (const [event, schema] of webhookSchemas(doc)) bodyChecker(compiler, schema, validatorKey('webhook', event));
 
   const sections = (['strict', 'parameters'] as const).map((mode) => {
-    const ajv = makeAjv(doc, mode, true);
+    // The generated module requires formats.cjs by a path relative to itself (the same in a clone and in the package).
+    const ajv = makeAjv(doc, mode, relative(dirname(standalonePath(documentPath)), FORMATS_PATH));
     for (const [key, schema] of seen[mode]) ajv.addSchema(prepareSchema(schema, mode) as object, key);
     const code = standaloneCode(ajv, Object.fromEntries([...seen[mode].keys()].map((key) => [key, key])));
     // Each section is a standalone module of its own, given its own `exports`.
