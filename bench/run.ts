@@ -78,7 +78,7 @@ function markdown(results: Results): string {
   const lines = ['# fos-mock benchmarks', ''];
   if (results.rows && results.startup) {
     lines.push(
-      `Machine: ${results.machine}. ${results.rounds} rounds of ${results.durationS} s per target, targets alternating; medians.`,
+      `Machine: ${results.machine}. ${results.rounds} rounds of ${results.durationS} s per target after a 2 s warm-up, targets alternating; medians.`,
       '',
       ...ratioTable(results.rows),
       '',
