@@ -26,7 +26,7 @@ function packUuidPair(key: string): boolean {
   if (key.charCodeAt(36) !== 58) return false;
   packed[0] = PACKED;
   let out = 1;
-  for (let at = 0; at < 73; ) {
+  for (let at = 0; at < 73;) {
     // The hyphens of each UUID (8-4-4-4-12) and the colon between them.
     const inUuid = at < 36 ? at : at - 37;
     if (inUuid === 8 || inUuid === 13 || inUuid === 18 || inUuid === 23) {
