@@ -5,7 +5,7 @@
 // spec/generated/validators/ (not in git: `npm run build` makes them). The mock's `serve`
 // loads that module instead of compiling (precompiled.ts); the lenient validators, needed only
 // to tell drift from error on a failure, are still compiled when first needed.
-import { basename, dirname, relative } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
 import { loadDocument, type Json } from './document';
 import { buildOperations, bodyChecker, validatorKey } from './operations';
@@ -35,6 +35,18 @@ function recordingCompiler(seen: Record<'strict' | 'parameters', Map<string, Jso
   };
 }
 
+/**
+ * How the generated module requires formats.cjs: a path relative to itself, the same in a clone
+ * and in the package; with '/' whatever system built it, and './' or '../' so that require does
+ * not take it for a package name.
+ */
+function formatsFrom(documentPath: string): string {
+  const path = relative(dirname(standalonePath(documentPath)), FORMATS_PATH)
+    .split(sep)
+    .join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
 /** The module text for a document: its hash, the document as JSON and, per mode, the standalone code of every keyed validator. */
 export function generateStandalone(documentPath: string): string {
   const doc = loadDocument(documentPath);
@@ -44,8 +56,7 @@ export function generateStandalone(documentPath: string): string {
   for (const [event, schema] of webhookSchemas(doc)) bodyChecker(compiler, schema, validatorKey('webhook', event));
 
   const sections = (['strict', 'parameters'] as const).map((mode) => {
-    // The generated module requires formats.cjs by a path relative to itself (the same in a clone and in the package).
-    const ajv = makeAjv(doc, mode, relative(dirname(standalonePath(documentPath)), FORMATS_PATH));
+    const ajv = makeAjv(doc, mode, formatsFrom(documentPath));
     for (const [key, schema] of seen[mode]) ajv.addSchema(prepareSchema(schema, mode) as object, key);
     const code = standaloneCode(ajv, Object.fromEntries([...seen[mode].keys()].map((key) => [key, key])));
     // Each section is a standalone module of its own, given its own `exports`.

@@ -42,7 +42,8 @@ function examplesOf(doc: JsonObject, media: JsonObject | undefined): unknown[] {
 
 beforeAll(() => {
   const doc = loadDocument(DEFAULT_DOCUMENT_PATH);
-  // Inside the project (its git-ignored output folder), so the module's require("ajv-formats/…") resolves.
+  // Where the build writes it (a git-ignored folder), so the module's requires resolve: ajv's runtime
+  // from node_modules, and spec/contract/formats.cjs by its path relative to that folder.
   mkdirSync(dirname(standalonePath(DEFAULT_DOCUMENT_PATH)), { recursive: true });
   file = join(dirname(standalonePath(DEFAULT_DOCUMENT_PATH)), `under-test-${process.pid}.js`);
   writeFileSync(file, generateStandalone(DEFAULT_DOCUMENT_PATH));
