@@ -51,7 +51,8 @@ export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetSc
   // Parsed once; each amount below is rounded as a Decimal and written once.
   const value = new Decimal((request.sourceAmount ?? request.targetAmount) as string);
   if (!value.greaterThan(0)) throw invalid(given, 'must be greater than zero');
-  if (value.decimalPlaces() > givenScale) throw invalid(given, `has more than ${givenScale} decimal places`);
+  // Written as `!(… <= …)`: a value with no decimal places to count (NaN) fails here, as before.
+  if (!(value.decimalPlaces() <= givenScale)) throw invalid(given, `has more than ${givenScale} decimal places`);
 
   const source = given === 'sourceAmount' ? value : value.dividedBy(rate).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
   const target = given === 'sourceAmount' ? value.times(rate).toDecimalPlaces(targetScale, Decimal.ROUND_DOWN) : value;

@@ -6,7 +6,7 @@
 
 const PACKED = 1;
 const ESCAPED = '\u0002';
-/** A lowercase hex digit's value by char code; -1 for any other char (upper case included: the packed form is lowercase). */
+/** A lowercase hex digit's value by char code; -1 for other chars below 128 (upper case too: packed keys are lowercase), none above. */
 const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
 /** The marker and 32 bytes of the key being packed (one array, reused: packing runs twice per idempotent request). */

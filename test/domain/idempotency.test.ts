@@ -182,8 +182,9 @@ describe('request fingerprints', () => {
   it('a fingerprint is SHA-256 of method, path and UTF-8 canonical body joined by NUL: keys an older mock kept still match', () => {
     const body = { name: 'Conceição', amount: '10.00' };
     const joined = 'POST\u0000/v1/beneficiaries?x=1\u0000{"amount":"10.00","name":"Conceição"}';
-    const expected = createHash('sha256').update(joined, 'utf8').digest('base64url');
-    expect(fingerprint('POST', '/v1/beneficiaries?x=1', body)).toBe(expected);
+    expect(fingerprint('POST', '/v1/beneficiaries?x=1', body)).toBe(createHash('sha256').update(joined, 'utf8').digest('base64url'));
+    // The digest the mock computed before this function was a single call (1ba8198), pinned.
+    expect(fingerprint('POST', '/v1/beneficiaries?x=1', body)).toBe('D1BwOYK-Kj10cXRnOHYtwdcgWdhRD-pD9XpbaT1PlOo');
   });
 
   it('array order matters', () => {

@@ -33,6 +33,7 @@ describe('idempotency keys as the memory store keeps them', () => {
       `${pair.slice(0, 9)}-${pair.slice(10)}`.replace('-444d', '0444d'), // a hyphen moved
       `${pair.slice(0, 40)}G${pair.slice(41)}`, // not hex
       `${pair.slice(0, 72)}A`, // upper case
+      `${pair.slice(0, 39)}g${pair.slice(40)}`, // not hex, where a byte's high digit goes
       `${pair.slice(0, 36)}:${CLIENT_KEY.replaceAll('-', '').padEnd(36, '0')}`, // no hyphens in the second
     ];
     for (const key of nearMisses) {
