@@ -19,7 +19,7 @@ import { redisMode, redisModeMarkdown, type RedisModeResult } from './redis-mode
 import { scaling, scalingMarkdown, type ScalingResult } from './scaling';
 import { soak, soakMarkdown, type SoakResult } from './soak';
 import { suiteMarkdown, suiteTime, type SuiteResult } from './suite-time';
-import { throughput, type Row } from './throughput';
+import { throughput, WARM_UP_S, type Row } from './throughput';
 import { webhookMarkdown, webhooks, type WebhookResult } from './webhooks';
 
 const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'redis', 'soak'] as const;
@@ -35,6 +35,8 @@ interface Results {
   machine?: string;
   durationS?: number;
   rounds?: number;
+  /** Seconds of unmeasured load per target and endpoint before the rounds (absent: a run made without). */
+  warmUpS?: number;
   rows?: Row[];
   startup?: Array<{ target: string; startupMs: number; idleMb: number }>;
   scaling?: Section<ScalingResult>;
@@ -77,8 +79,9 @@ function ratioTable(rows: Row[]): string[] {
 function markdown(results: Results): string {
   const lines = ['# fos-mock benchmarks', ''];
   if (results.rows && results.startup) {
+    const warmUp = results.warmUpS ? ` after a ${results.warmUpS} s warm-up` : '';
     lines.push(
-      `Machine: ${results.machine}. ${results.rounds} rounds of ${results.durationS} s per target after a 2 s warm-up, targets alternating; medians.`,
+      `Machine: ${results.machine}. ${results.rounds} rounds of ${results.durationS} s per target${warmUp}, targets alternating; medians.`,
       '',
       ...ratioTable(results.rows),
       '',
@@ -137,7 +140,7 @@ async function main() {
   if (runs('throughput')) {
     const { rows, startup } = await throughput({ durationS, rounds, connections: [10, 50] });
     rows.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.connections - b.connections || b.rps - a.rps);
-    Object.assign(results, { machine, durationS, rounds, rows, startup });
+    Object.assign(results, { machine, durationS, rounds, warmUpS: WARM_UP_S, rows, startup });
     for (const r of rows.filter((row) => row.non2xx > 0))
       problems.push(`non-2xx answers from ${r.target} (${r.benchmark}, ${r.connections} conn)`);
   }

@@ -26,7 +26,7 @@ export interface ThroughputOptions {
 }
 
 /** Seconds of unmeasured load per target and endpoint before the rounds. */
-const WARM_UP_S = 2;
+export const WARM_UP_S = 2;
 
 interface Entry {
   spec: ServerSpec;
