@@ -20,7 +20,7 @@
 import type { OperationContract, ResponseCheck } from '../../spec/contract';
 import { unexpectedBody } from '../../spec/contract/operations';
 import type { FieldError } from '../../spec/contract/validators';
-import { handedOutOnce, hasMark, setMark } from '../store/record-marks';
+import { handedOutAt, hasMarkAt, setMarkAt, type Place } from '../store/record-marks';
 
 export interface Encoded {
   /** The body's JSON; undefined for an answer without a body. */
@@ -44,9 +44,13 @@ function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
 }
 
-/** An object worth keeping something beside: unchangeable, and one that may be handed out again. */
-function comesBack(value: object): boolean {
-  return Object.isFrozen(value) && !handedOutOnce(value);
+/**
+ * An object worth keeping something beside: unchangeable, and one that may be handed out again
+ * (not a record the store handed out once: record-marks.ts, handedOutOnce). `place` is where the
+ * store keeps it (handedOutAt), when the caller has looked it up already.
+ */
+function comesBack(value: object, place: Place | undefined = handedOutAt(value)): boolean {
+  return Object.isFrozen(value) && place?.held !== false;
 }
 
 export class ResponseEncoder {
@@ -101,11 +105,13 @@ export class ResponseEncoder {
    */
   private run(check: Check, value: unknown, prefix: string, into: FieldError[]): void {
     let passed = this.passed.get(check);
-    if (isObject(value) && (passed?.has(value) || hasMark(value, check))) return;
+    // Where the store keeps it, looked up once for the three questions below.
+    const place = isObject(value) ? handedOutAt(value) : undefined;
+    if (isObject(value) && (passed?.has(value) || hasMarkAt(place, check))) return;
     const { errors, drift } = check(value);
     if (errors.length === 0 && drift.length === 0) {
       // The store's mark when the record is the store's; else beside the object, if it can come back.
-      if (isObject(value) && !setMark(value, check) && comesBack(value)) {
+      if (isObject(value) && !setMarkAt(place, check) && comesBack(value, place)) {
         if (!passed) this.passed.set(check, (passed = new WeakSet()));
         passed.add(value);
       }

@@ -66,14 +66,6 @@ export function placeRecord(record: object, place: Place): void {
   places.set(record, place);
 }
 
-function liveBit(record: unknown, key: object, assign: boolean): { place: Place; bit: number } | undefined {
-  // A record replaced since this object was handed out: its marks now belong to the new form.
-  const place = handedOutAt(record);
-  if (!place) return undefined;
-  const bit = place.table.bitOf(key, assign);
-  return bit === undefined ? undefined : { place, bit };
-}
-
 /**
  * Where a record the store handed out is kept, while its kept form is still the one it was decoded
  * from or written as (memory-store.ts keeps an idempotency answer that is such a record as a link).
@@ -94,15 +86,26 @@ function isLive(place: Place): boolean {
 }
 
 export function hasMark(record: unknown, key: object): boolean {
-  const found = liveBit(record, key, false);
-  return found !== undefined && (found.place.table.marksAt(found.place.row) & found.bit) !== 0;
+  return hasMarkAt(handedOutAt(record), key);
 }
 
 /** Marks a record the store handed out; false when it has no place to keep the mark (not the store's, changed since, or no bit left). */
 export function setMark(record: unknown, key: object): boolean {
-  const found = liveBit(record, key, true);
-  if (found) found.place.table.addMark(found.place.row, found.bit);
-  return found !== undefined;
+  return setMarkAt(handedOutAt(record), key);
+}
+
+/** `hasMark` for a record whose place (handedOutAt) the caller has already looked up. */
+export function hasMarkAt(place: Place | undefined, key: object): boolean {
+  const bit = place?.table.bitOf(key, false);
+  return place !== undefined && bit !== undefined && (place.table.marksAt(place.row) & bit) !== 0;
+}
+
+/** `setMark` for a record whose place (handedOutAt) the caller has already looked up. */
+export function setMarkAt(place: Place | undefined, key: object): boolean {
+  const bit = place?.table.bitOf(key, true);
+  if (place === undefined || bit === undefined) return false;
+  place.table.addMark(place.row, bit);
+  return true;
 }
 
 /**
