@@ -15,6 +15,8 @@
 // Values it cannot keep exactly (a Date, a Map, a class instance, a function) make `encode`
 // answer undefined: the caller keeps such a record as the object itself.
 
+import { isoInstant } from './iso-instant';
+
 const NULL = 0;
 const TRUE = 1;
 const FALSE = 2;
@@ -380,7 +382,7 @@ export class RecordCodec {
         // A record repeats its instants (createdAt, updatedAt, its state's): written once.
         if (ms !== this.lastInstant) {
           this.lastInstant = ms;
-          this.lastInstantText = new Date(ms).toISOString();
+          this.lastInstantText = isoInstant(ms);
         }
         this.instantsRead.push(this.lastInstantText);
         return this.lastInstantText;

@@ -74,6 +74,34 @@ describe('which records the memory store keeps decoded', () => {
     for (let i = 0; i < 5000; i++) await store.get('quote', `filler-${i}`);
     expect(await store.get('quote', 'quote-1')).toBe(written);
   });
+
+  it('the least recently used record leaves the decoded window first: one read lately stays while others are written', async () => {
+    const store = new MemoryStore();
+    await store.insert('quote', 'customer-a', 'read-lately', quote('read-lately'));
+    await store.insert('quote', 'customer-a', 'early', quote('early'));
+    const kept = await store.get('quote', 'read-lately');
+    // 4,094 more written: the window (4,096) is full, 'read-lately' its oldest and least recently used.
+    for (let i = 0; i < 4094; i++) await store.insert('quote', 'customer-b', `filler-${i}`, quote(`filler-${i}`));
+    // A read makes it the most recently used; the next write then lets 'early' go, not it.
+    expect(await store.get('quote', 'read-lately')).toBe(kept);
+    await store.insert('quote', 'customer-b', 'one-more', quote('one-more'));
+    expect(await store.get('quote', 'read-lately')).toBe(kept);
+    // Out of the window, 'early' is decoded afresh by each of its next two reads.
+    expect(await store.get('quote', 'early')).not.toBe(await store.get('quote', 'early'));
+  });
+
+  it('a snapshot export does not count as a use: it leaves the order in which records leave the window as it was', async () => {
+    const store = new MemoryStore();
+    await store.insert('quote', 'customer-a', 'read-lately', quote('read-lately'));
+    await store.insert('quote', 'customer-a', 'written-early', quote('written-early'));
+    for (let i = 0; i < 4094; i++) await store.insert('quote', 'customer-b', `filler-${i}`, quote(`filler-${i}`));
+    // The window is full; read, 'read-lately' is its most recently used and 'written-early' its least.
+    const kept = await store.get('quote', 'read-lately');
+    await store.exportState(0);
+    await store.insert('quote', 'customer-b', 'one-more', quote('one-more'));
+    expect(await store.get('quote', 'read-lately')).toBe(kept);
+    expect(await store.get('quote', 'written-early')).not.toBe(await store.get('quote', 'written-early'));
+  });
 });
 
 describe('records kept compactly by the memory store', () => {

@@ -1,0 +1,27 @@
+// The codec's instant writer (mock/store/iso-instant.ts) writes what Date.prototype.toISOString writes.
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { isoInstant } from '../../mock/store/iso-instant';
+
+describe('an instant written back as text', () => {
+  it('is the text toISOString gives, for any millisecond from 1970 to the end of 9999', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 253_402_300_799_999 }), (ms) => isoInstant(ms) === new Date(ms).toISOString()),
+      {
+        numRuns: 20_000,
+      },
+    );
+  });
+
+  it('is right at the edges: the epoch, leap days, century years, the last instant of 9999 and past it', () => {
+    for (const text of [
+      '1970-01-01T00:00:00.000Z',
+      '2000-02-29T23:59:59.999Z',
+      '2100-03-01T00:00:00.000Z',
+      '2024-12-31T12:00:00.010Z',
+      '9999-12-31T23:59:59.999Z',
+    ])
+      expect(isoInstant(Date.parse(text))).toBe(text);
+    expect(isoInstant(253_402_300_800_000)).toBe('+010000-01-01T00:00:00.000Z');
+  });
+});
