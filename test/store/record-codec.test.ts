@@ -193,4 +193,60 @@ describe('the record codec', () => {
     expect((listBack as Array<Record<symbol, unknown>>)[0]![key]).toBeUndefined();
     expect(listBack).toStrictEqual(list);
   });
+
+  it('when a kept form is written as JSON, then it is the text JSON.stringify gives for its decoded value, whatever it holds', () => {
+    const instant = fc.date({ min: new Date(0), max: new Date(Date.UTC(9999, 0)), noInvalidDate: true }).map((d) => d.toISOString());
+    const digest = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('base64url'));
+    // Names (no digits: dictionary entries), escapes, wide text, the row's own id and scope, UUIDs, instants, digests.
+    const text = fc.oneof(
+      fc.constantFrom('row-id', 'row-scope', 'BRL', 'SETTLED', '', 'a"b\\c\n\u0001', '__proto__', 'toJSON', '1'),
+      fc.string({ maxLength: 30 }),
+      fc.string({ maxLength: 8, unit: 'binary' }),
+      fc.uuid(),
+      instant,
+      digest,
+    );
+    const number = fc.oneof(fc.maxSafeNat(), fc.integer(), fc.double(), fc.constantFrom(-0, NaN, Infinity, 2 ** 53));
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, number, fc.boolean(), fc.constantFrom(null, undefined), tie('array'), tie('object')),
+      array: fc.array(tie('value'), { maxLength: 4 }),
+      object: fc.dictionary(text, tie('value'), { maxKeys: 5 }),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const codec = new RecordCodec();
+        const owner: RecordOwner = { rowId: () => 'row-id', rowScope: () => 'row-scope' };
+        const kept = codec.encode(value, { id: 'row-id', scope: 'row-scope' })!;
+        // Twice: the second time the dictionary's and the shapes' JSON are the ones kept from the first.
+        for (let i = 0; i < 2; i++) expect(codec.json(kept, owner, 0)).toBe(JSON.stringify(codec.decode(kept, owner, 0)));
+        expect(codec.json(kept, owner, 0)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('when a record with undefined fields is written as JSON, then they are left out of objects and null in arrays', () => {
+    const codec = new RecordCodec();
+    const record = {
+      id: 'op-1',
+      note: undefined,
+      at: '2025-03-10T14:30:00.123Z',
+      again: '2025-03-10T14:30:00.123Z',
+      list: [undefined, 1, -0],
+    };
+    const kept = codec.encode(record, { id: 'op-1', scope: 'c' })!;
+    expect(codec.json(kept, { rowId: () => 'op-1', rowScope: () => 'c' }, 0)).toBe(
+      '{"id":"op-1","at":"2025-03-10T14:30:00.123Z","again":"2025-03-10T14:30:00.123Z","list":[null,1,0]}',
+    );
+    expect(codec.json(codec.encode(undefined)!)).toBeUndefined();
+  });
+
+  it('when a kept form cut short is written as JSON, then it is refused as decoding refuses it', () => {
+    const codec = new RecordCodec();
+    const record = { id: '3f0e4b1c-9a6d-4e2f-8b7a-1c2d3e4f5a6b', amount: { asset: 'BRL', value: '1.50' }, at: '2025-03-10T14:30:00.123Z' };
+    const length = codec.encodeBytes(record)!;
+    const buffer = Buffer.alloc(length + 20, 3);
+    buffer.set(codec.bytes.subarray(0, length), 0);
+    for (let cut = 1; cut < length; cut++) expect(() => codec.jsonBytes(buffer, 0, cut)).toThrow(/record codec: the kept form ends/);
+  });
 });
