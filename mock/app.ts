@@ -29,7 +29,7 @@ import { loadFixtures, readFixtures, referenceData } from './services/fixtures';
 import { errorHandler } from './http/error-handler';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
-import { ResponseEncoder } from './http/response-encoder';
+import { checkListedWhenWritten, ResponseEncoder } from './http/response-encoder';
 import { RouteTable } from './http/route-table';
 import { serviceListener } from './http/service-listener';
 import { unmatchedRoute } from './http/unmatched-route';
@@ -129,6 +129,10 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
 
   const clock = options.clock ?? createClock({ start: config.clockStart ? Date.parse(config.clockStart) : undefined });
   const store = options.store ?? redis?.store ?? new MemoryStore();
+  // Strict answers check each listed operation; the store does it as each is written (before the
+  // demo data goes in), so a page is sent as kept (OperationService.list, Store.pageToSend).
+  const listOperations = contract.operations.find((op) => op.operationId === 'listOperations');
+  if (config.strictResponses && listOperations) checkListedWhenWritten(store, listOperations, 'operation');
   const fixtures = options.fixtures ?? readFixtures(config.fixturesPath);
   await store.seedOnce(() => loadFixtures(store, fixtures));
 

@@ -20,7 +20,9 @@
 import type { OperationContract, ResponseCheck } from '../../spec/contract';
 import { unexpectedBody } from '../../spec/contract/operations';
 import type { FieldError } from '../../spec/contract/validators';
-import { handedOutAt, hasMarkAt, setMarkAt, type Place } from '../store/record-marks';
+import { KeptJson } from '../store/kept-json';
+import { handedOutAt, hasMarkAt, liveAt, setMarkAt, type Place } from '../store/record-marks';
+import type { Kind, Store } from '../store/store';
 
 export interface Encoded {
   /** The body's JSON; undefined for an answer without a body. */
@@ -75,6 +77,8 @@ export class ResponseEncoder {
   private stringifyValue(value: unknown): string {
     // `undefined` (not valid JSON) stands as null, as JSON.stringify does inside an array.
     if (!isObject(value)) return JSON.stringify(value) ?? 'null';
+    // A record the store listed as its JSON (Store.pageToSend): that text is the record's JSON.
+    if (value instanceof KeptJson) return value.json;
     let json = this.json.get(value);
     if (json === undefined) {
       json = JSON.stringify(value);
@@ -104,6 +108,7 @@ export class ResponseEncoder {
    * decoded window is a new, equal object); adds what it finds (errors and drift alike).
    */
   private run(check: Check, value: unknown, prefix: string, into: FieldError[]): void {
+    if (value instanceof KeptJson) return this.runKept(check, value, prefix, into);
     let passed = this.passed.get(check);
     // Where the store keeps it, looked up once for the three questions below.
     const place = isObject(value) ? handedOutAt(value) : undefined;
@@ -117,6 +122,39 @@ export class ResponseEncoder {
       }
       return;
     }
-    for (const e of [...errors, ...drift]) into.push({ field: e.field ? `${prefix}.${e.field}` : prefix, message: e.message });
+    report(errors, drift, prefix, into);
   }
+
+  /**
+   * `run` for a record the store sent as its JSON: skipped when the row's version it was written
+   * from passed (the store's mark, put when it was written or first listed); else the JSON is
+   * checked as the value it is (JSON.parse of it: what is sent), and the row marked if it passes.
+   */
+  private runKept(check: Check, kept: KeptJson, prefix: string, into: FieldError[]): void {
+    // A row written since the page was read holds another version: its marks are not this one's.
+    const place = liveAt(kept.place);
+    if (hasMarkAt(place, check)) return;
+    const { errors, drift } = check(JSON.parse(kept.json));
+    if (errors.length === 0 && drift.length === 0) setMarkAt(place, check);
+    else report(errors, drift, prefix, into);
+  }
+}
+
+/**
+ * Has the store check each record of `kind` as it is written with the item check of `op`'s 200
+ * page, marking it as the encoder would the first time it listed it (Store.checkWrites): a page
+ * of records listed for the first time is then sent as kept, not checked record by record. The
+ * answers are the same: a record that does not pass is not marked, and is checked when listed.
+ */
+export function checkListedWhenWritten(store: Pick<Store, 'checkWrites'>, op: OperationContract, kind: Kind): void {
+  const item = op.responseFor(200)?.page?.item;
+  if (!item) throw new Error(`${op.operationId}: the document gives its 200 answer no page of items to check`);
+  store.checkWrites(kind, item, (record) => {
+    const { errors, drift } = item(record);
+    return errors.length === 0 && drift.length === 0;
+  });
+}
+
+function report(errors: FieldError[], drift: FieldError[], prefix: string, into: FieldError[]): void {
+  for (const e of [...errors, ...drift]) into.push({ field: e.field ? `${prefix}.${e.field}` : prefix, message: e.message });
 }

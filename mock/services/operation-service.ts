@@ -48,7 +48,8 @@ export class OperationService {
       codec,
       `operation:${customerId}`,
       params,
-      (q) => store.page('operation', { scope: customerId, ...q }),
+      // Shown as stored, and only sent: records listed once may come as their JSON (Store.pageToSend).
+      (q) => store.pageToSend('operation', { scope: customerId, ...q }),
       (r) => r,
     );
   }

@@ -44,6 +44,16 @@ export class KeptForms {
     return this.codec.decodeBytes(arena.buffer(n), arena.start(n), arena.length(n), owner, row, hidden);
   }
 
+  /**
+   * JSON.stringify of the value kept under `n`, written from its kept form without decoding it
+   * (record-codec.ts, json); undefined for a value kept whole (the caller has the object).
+   */
+  json(n: number, owner?: RecordOwner, row = -1): string | undefined {
+    const arena = this.arena;
+    if (!arena.has(n)) return undefined;
+    return this.codec.jsonBytes(arena.buffer(n), arena.start(n), arena.length(n), owner, row);
+  }
+
   remove(n: number): void {
     this.arena.remove(n);
     this.objects.delete(n);

@@ -9,7 +9,8 @@ import { packKey, unpackKey } from './idempotency-keys';
 import { IdempotencyMap } from './idempotency-map';
 import { KeptForms } from './kept-forms';
 import { handedOutAt } from './record-marks';
-import { RecordTable } from './record-table';
+import type { KeptJson } from './kept-json';
+import { RecordTable, type WriteCheck } from './record-table';
 import type { RecordTypes } from './records';
 import { sliceSorted } from './slice';
 import type {
@@ -48,11 +49,24 @@ export class MemoryStore implements Store {
   /** Answers linked to a record that was removed since (`kind:insertion key` → the number the answer is kept under, whole). */
   private readonly removedAnswers = new Map<string, number>();
   private claimsSinceSweep = 0;
+  /** Per kind, the checks its writes run (checkWrites); kept across `clear`, as the app that asked for them is. */
+  private readonly writeChecks = new Map<Kind, WriteCheck[]>();
 
   private table(kind: Kind): RecordTable {
     let table = this.tables.get(kind);
-    if (!table) this.tables.set(kind, (table = new RecordTable(this.codec)));
+    if (!table) this.tables.set(kind, (table = new RecordTable(this.codec, this.checksOf(kind))));
     return table;
+  }
+
+  private checksOf(kind: Kind): WriteCheck[] {
+    let checks = this.writeChecks.get(kind);
+    if (!checks) this.writeChecks.set(kind, (checks = []));
+    return checks;
+  }
+
+  checkWrites(kind: Kind, key: object, passes: (record: unknown) => boolean): void {
+    const checks = this.checksOf(kind);
+    if (!checks.some((check) => check.key === key)) checks.push({ key, passes });
   }
 
   async get<K extends Kind>(kind: K, id: string): Promise<RecordTypes[K] | undefined> {
@@ -102,8 +116,21 @@ export class MemoryStore implements Store {
     return out;
   }
 
+  async pageToSend<K extends Kind>(
+    kind: K,
+    query: Omit<PageQuery<RecordTypes[K]>, 'where'>,
+  ): Promise<PageSlice<RecordTypes[K] | KeptJson>> {
+    const table = this.table(kind);
+    return this.slice(table, query, (row) => table.sendAt(row) as RecordTypes[K] | KeptJson);
+  }
+
   async page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>> {
     const table = this.table(kind);
+    return this.slice(table, query, (row) => table.recordAt(row) as RecordTypes[K]);
+  }
+
+  /** A page of `table`, each record read by `read` once (a filtered page tests it, then lists it). */
+  private slice<T>(table: RecordTable, query: PageQuery<T>, read: (row: number) => T): PageSlice<T> {
     const list = table.list(query.scope);
     const keys = {
       size: list?.size ?? 0,
@@ -113,12 +140,12 @@ export class MemoryStore implements Store {
     const where = query.where;
     // A filtered page reads a record to test it, then lists it: one read of the table, since a
     // second would count as the record read again (record-table.ts keeps such records decoded).
-    const read = where ? new Map<number, RecordTypes[K]>() : undefined;
+    const seen = where ? new Map<number, T>() : undefined;
     const recordAt = (slot: number) => {
-      let record = read?.get(slot);
+      let record = seen?.get(slot);
       if (record === undefined) {
-        record = table.recordAt(list!.rowAt(slot)) as RecordTypes[K];
-        read?.set(slot, record);
+        record = read(list!.rowAt(slot));
+        seen?.set(slot, record);
       }
       return record;
     };

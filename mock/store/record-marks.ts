@@ -81,6 +81,11 @@ export function handedOutAt(record: unknown): Place | undefined {
   return decoded !== undefined && isLive(decoded) ? decoded : undefined;
 }
 
+/** `place` while the record kept there is still the one it names (the same version of the same record), else undefined. */
+export function liveAt(place: Place): Place | undefined {
+  return isLive(place) ? place : undefined;
+}
+
 function isLive(place: Place): boolean {
   return place.table.keptAt(place.row) === place.kept && place.table.keyAt(place.row) === place.key;
 }

@@ -14,6 +14,7 @@ import { answerDelta, answerFrom, type AnswerDelta } from './answer-delta';
 import { deepFreeze } from './freeze';
 import { IdIndex } from './id-index';
 import { KeptForms } from './kept-forms';
+import { KeptJson } from './kept-json';
 import type { Hidden, RecordCodec, RecordOwner } from './record-codec';
 import { PLACE, placeAt, placeRecord, type MarkTable } from './record-marks';
 import { appendRow, lowerBound, removeRow } from './sorted-index';
@@ -42,6 +43,19 @@ const READ_ONCE = RECENT;
 // iteration steps over each, so taking the oldest after thousands of deletions at the front
 // scanned thousands of holes: 2.2 µs per row read once in a large store (a fifth of decoding an
 // operation), against 0.24 µs here (measured, 4,096 rows).
+
+/**
+ * A check the caller wants a record's row marked with (record-marks.ts) as it is written, when the
+ * record passes it: the mark it would otherwise put on the record the first time it listed it.
+ * Why: a page of records listed for the first time (a random page of a million operations) was
+ * checked record by record as it was sent; checked when written, the page is sent as it is kept
+ * (sendAt). A record that does not pass gets no mark, and is checked when sent as before.
+ */
+export interface WriteCheck {
+  /** The mark's key (the response encoder's check function). */
+  key: object;
+  passes(record: unknown): boolean;
+}
 
 /** One list (a scope) of a table, in key order, as a page walks it (slice.ts). */
 export interface ListView {
@@ -91,7 +105,14 @@ export class RecordTable implements MarkTable, RecordOwner {
    */
   private readonly answers: Array<string | object | undefined> = [];
 
-  constructor(private readonly codec: RecordCodec) {
+  /**
+   * @param writeChecks checks each record written here runs, marking its row when it passes (the
+   * store's array for this kind, shared: a check added later applies to later writes).
+   */
+  constructor(
+    private readonly codec: RecordCodec,
+    private readonly writeChecks: readonly WriteCheck[] = [],
+  ) {
     this.forms = new KeptForms(codec);
   }
 
@@ -221,6 +242,23 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   /**
+   * `recordAt` for a record the caller only sends: one read once (not in either window) comes as
+   * its JSON, written from the kept form without decoding it (kept-json.ts). The windows decide
+   * as for `recordAt`: a record read a second time while among the rows read once is decoded and
+   * joins the decoded window, where its JSON is kept beside it by the encoder.
+   */
+  sendAt(row: number): unknown {
+    const recent = this.recent.get(row);
+    if (recent !== undefined) return recent;
+    if (this.readOnce.has(row)) return this.recordAt(row);
+    const json = this.forms.json(row, this, row);
+    // A value the codec kept whole is the object itself, handed out as recordAt does.
+    if (json === undefined) return this.recordAt(row);
+    this.readOnce.set(row, true);
+    return new KeptJson(json, placeAt(this, row, this.versions[row]!, false));
+  }
+
+  /**
    * A record for the table's own use (an answer rebuilt from it, a snapshot's rows): the same
    * object a read would give, but not a read that decides what stays decoded (READ_ONCE).
    */
@@ -287,6 +325,10 @@ export class RecordTable implements MarkTable, RecordOwner {
     this.versions = withRoom(this.versions, row);
     this.versions[row]!++;
     if (row < this.marks.length) this.marks[row] = 0;
+    for (const check of this.writeChecks) {
+      const bit = this.bitOf(check.key, true);
+      if (bit !== undefined && check.passes(frozen)) this.addMark(row, bit);
+    }
     // Written: kept decoded from now on, not waiting for a second read.
     this.readOnce.delete(row);
     this.place(row, frozen);

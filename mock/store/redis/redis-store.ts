@@ -204,6 +204,17 @@ export class RedisStore implements Store {
     }
   }
 
+  /** The records as `page` reads them: this store keeps no JSON form to send instead. */
+  pageToSend<K extends Kind>(kind: K, query: Omit<PageQuery<RecordTypes[K]>, 'where'>): Promise<PageSlice<RecordTypes[K]>> {
+    return this.page(kind, query);
+  }
+
+  /**
+   * Nothing: this store keeps no marks (record-marks.ts), each replica parses what it reads, and the
+   * response encoder keeps what passed beside the parsed objects it is handed again.
+   */
+  checkWrites(): void {}
+
   async page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>> {
     if (query.where) return this.filteredPage(kind, query, query.where);
     const reply = (await this.run(
