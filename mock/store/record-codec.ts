@@ -15,7 +15,7 @@
 // Values it cannot keep exactly (a Date, a Map, a class instance, a function) make `encode`
 // answer undefined: the caller keeps such a record as the object itself.
 
-import { isoInstant } from './iso-instant';
+import { isoInstant, writeIsoInstant, writesInPlace } from './iso-instant';
 
 const NULL = 0;
 const TRUE = 1;
@@ -117,6 +117,8 @@ export class RecordCodec {
   /** Where `json` writes its text (UTF-8), and how far. */
   private jsonOut = Buffer.allocUnsafe(4096);
   private jsonAt = 0;
+  /** Where `json` wrote each instant of the record (its opening quote), in order: a repeat copies those bytes. */
+  private readonly instantsWrittenAt: number[] = [];
   /** For the decode under way: the hidden property its top-level object gets, until that object is read. */
   private hidden: Hidden | undefined = undefined;
   private lastInstant = -1;
@@ -229,6 +231,7 @@ export class RecordCodec {
     this.owner = owner;
     this.ownerRow = row;
     this.jsonAt = 0;
+    this.instantsWrittenAt.length = 0;
     try {
       if (length > 0 && input[start] === UNDEFINED) return undefined;
       this.writeJson();
@@ -538,10 +541,46 @@ export class RecordCodec {
         this.at = start + n;
         return;
       }
-      case INSTANT:
-      case SAME_INSTANT:
+      case INSTANT: {
+        this.at++;
+        let ms = 0;
+        for (let i = 0; i < 6; i++) ms = ms * 256 + this.next();
+        this.instantsWrittenAt.push(this.jsonAt);
+        if (!writesInPlace(ms)) return this.jsonPlain(isoInstant(ms));
+        // Digits straight into the output: no string in between (an operation holds several).
+        this.jsonRoom(26);
+        const out = this.jsonOut;
+        out[this.jsonAt] = QUOTE;
+        writeIsoInstant(ms, out, this.jsonAt + 1);
+        out[this.jsonAt + 25] = QUOTE;
+        this.jsonAt += 26;
+        return;
+      }
+      case SAME_INSTANT: {
+        this.at++;
+        const from = this.instantsWrittenAt[this.readVarint()];
+        if (from === undefined) throw new Error(`record codec: a repeated instant at ${this.at} names none written before`);
+        // The bytes written for it the first time, up to and with its closing quote.
+        let end = from + 1;
+        while (this.jsonOut[end] !== QUOTE) end++;
+        // Room first: it may move the output to a larger buffer (offsets stay).
+        this.jsonRoom(end + 1 - from);
+        const out = this.jsonOut;
+        for (let i = from; i <= end; i++) out[this.jsonAt++] = out[i]!;
+        return;
+      }
+      case UINT: {
+        this.at++;
+        const n = this.readVarint();
+        if (n < 10) return this.jsonByte(48 + n);
+        return this.jsonPlain(String(n), false);
+      }
+      case OWN_ID:
+      case OWN_SCOPE:
+        this.at++;
+        return this.jsonPlain(tag === OWN_ID ? this.ownerOf(tag).rowId(this.ownerRow) : this.ownerOf(tag).rowScope(this.ownerRow));
       case DIGEST: {
-        // Text that needs no escaping (digits, letters, `-:.TZ_`).
+        // Text that needs no escaping (digits, letters, `-_`).
         const text = this.read() as string;
         this.jsonRoom(text.length + 2);
         const out = this.jsonOut;
@@ -608,6 +647,29 @@ export class RecordCodec {
     // Locals in the loop: a field written per byte cost a fifth of the whole walk.
     for (let i = 0; i < n; i++) out[at + i] = bytes[i]!;
     this.jsonAt = at + n;
+  }
+
+  /**
+   * `text` as a JSON string (`quoted`) or as it is, byte by byte when it is printable ASCII
+   * without a quote or a backslash (ids, instants, numbers); else JSON.stringify's text of it.
+   */
+  private jsonPlain(text: string, quoted = true): void {
+    const n = text.length;
+    this.jsonRoom(n + 2);
+    const out = this.jsonOut;
+    const start = this.jsonAt;
+    let at = start;
+    if (quoted) out[at++] = QUOTE;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c >= 0x7f || c === QUOTE || c === BACKSLASH) {
+        this.jsonAt = start;
+        return this.jsonText(quoted ? JSON.stringify(text) : text);
+      }
+      out[at++] = c;
+    }
+    if (quoted) out[at++] = QUOTE;
+    this.jsonAt = at;
   }
 
   /** JSON text (possibly beyond ASCII) as UTF-8. */

@@ -241,6 +241,14 @@ describe('the record codec', () => {
     expect(codec.json(codec.encode(undefined)!)).toBeUndefined();
   });
 
+  it('when a record written as JSON outgrows its buffer, then it is still whole, instants repeated across the growth', () => {
+    const codec = new RecordCodec();
+    const at = '2025-03-10T14:30:00.123Z';
+    const record = { first: at, long: 'x'.repeat(5000), again: at, list: Array.from({ length: 300 }, (_, i) => ({ at, i, n: `é${i}` })) };
+    const kept = codec.encode(record)!;
+    expect(codec.json(kept)).toBe(JSON.stringify(record));
+  });
+
   it('when a kept form cut short is written as JSON, then it is refused as decoding refuses it', () => {
     const codec = new RecordCodec();
     const record = { id: '3f0e4b1c-9a6d-4e2f-8b7a-1c2d3e4f5a6b', amount: { asset: 'BRL', value: '1.50' }, at: '2025-03-10T14:30:00.123Z' };
