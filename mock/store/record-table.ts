@@ -57,6 +57,18 @@ export interface WriteCheck {
   passes(record: unknown): boolean;
 }
 
+/**
+ * Whether `record` passes `check`. A check that throws marks nothing: the write (done by then)
+ * stands, and whoever runs the check when the record is listed meets the same failure.
+ */
+function passes(check: WriteCheck, record: unknown): boolean {
+  try {
+    return check.passes(record);
+  } catch {
+    return false;
+  }
+}
+
 /** One list (a scope) of a table, in key order, as a page walks it (slice.ts). */
 export interface ListView {
   size: number;
@@ -327,7 +339,7 @@ export class RecordTable implements MarkTable, RecordOwner {
     if (row < this.marks.length) this.marks[row] = 0;
     for (const check of this.writeChecks) {
       const bit = this.bitOf(check.key, true);
-      if (bit !== undefined && check.passes(frozen)) this.addMark(row, bit);
+      if (bit !== undefined && passes(check, frozen)) this.addMark(row, bit);
     }
     // Written: kept decoded from now on, not waiting for a second read.
     this.readOnce.delete(row);

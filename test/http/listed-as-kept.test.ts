@@ -107,6 +107,21 @@ describe('a page sent as kept', () => {
     ]);
   });
 
+  it('a write check that throws marks nothing and leaves the write whole: the record is stored, listed and checked when sent', async () => {
+    const { op, calls } = counting();
+    const store = new MemoryStore();
+    store.checkWrites('account', op.responseFor(200)!.page!.item, () => {
+      throw new Error('a check that fails to run');
+    });
+    const account = demoFixtures().accounts[0]!;
+    await store.insert('account', 'customer-a', account.id, account as never);
+    const page = await store.pageToSend('account', { scope: 'customer-a', limit: 1, order: 'ASCENDING' });
+    expect(page.items.map((item) => item.record)).toEqual([account]);
+    const body = { data: page.items.map((item) => item.record), meta: { previousCursor: null, nextCursor: null, total: 1 } };
+    expect(new ResponseEncoder().encode(op, 200, REQUEST_ID, body, true).violations).toEqual([]);
+    expect(calls()).toBe(1);
+  });
+
   it('write checks outlast a reset of the store: records written after it are checked and marked too', async () => {
     const { op, calls } = counting();
     const store = new MemoryStore();
