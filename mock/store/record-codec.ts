@@ -186,19 +186,20 @@ export class RecordCodec {
 
   /** The value `encode` was given, rebuilt and deep-frozen; `owner` and `row` name the row it was encoded for. */
   decode(kept: string, owner?: RecordOwner, row = -1): unknown {
-    if (this.text.length < kept.length) this.text = Buffer.allocUnsafe(Math.max(kept.length, this.text.length * 2));
-    const length = this.text.write(kept, 0, kept.length, 'latin1');
+    // The length first: `textOf` may put a larger buffer in `text`.
+    const length = this.textOf(kept);
     return this.decodeBytes(this.text, 0, length, owner, row);
+  }
+
+  /** Puts a kept form given as a string into `text` (a byte per char); answers its length. */
+  private textOf(kept: string): number {
+    if (this.text.length < kept.length) this.text = Buffer.allocUnsafe(Math.max(kept.length, this.text.length * 2));
+    return this.text.write(kept, 0, kept.length, 'latin1');
   }
 
   /** The value `encodeBytes` was given, from `length` bytes of `input` at `start`. */
   decodeBytes(input: Buffer, start: number, length: number, owner?: RecordOwner, row = -1, hidden?: Hidden): unknown {
-    this.input = input;
-    this.at = start;
-    this.end = start + length;
-    this.instantsRead.length = 0;
-    this.owner = owner;
-    this.ownerRow = row;
+    this.startReading(input, start, length, owner, row);
     // Only a value that is an object gets it: the first object read is then the top level.
     this.hidden = length > 0 && input[start] === OBJECT ? hidden : undefined;
     try {
@@ -214,22 +215,17 @@ export class RecordCodec {
    * `JSON.stringify` of what `decode` would give, written straight from the kept form: no object
    * is built (undefined for a kept `undefined`, as JSON.stringify answers). Why: a record listed
    * once from a large store was decoded, deep-frozen and stringified only to be sent (about 4 and
-   * 4.6 µs for an operation); the response encoder takes this text instead (record-table.ts, jsonAt).
+   * 4.6 µs for an operation); the response encoder takes this text instead (record-table.ts, sendAt).
    */
   json(kept: string, owner?: RecordOwner, row = -1): string | undefined {
-    if (this.text.length < kept.length) this.text = Buffer.allocUnsafe(Math.max(kept.length, this.text.length * 2));
-    const length = this.text.write(kept, 0, kept.length, 'latin1');
+    // The length first: `textOf` may put a larger buffer in `text`.
+    const length = this.textOf(kept);
     return this.jsonBytes(this.text, 0, length, owner, row);
   }
 
   /** `json` from `length` bytes of `input` at `start`. */
   jsonBytes(input: Buffer, start: number, length: number, owner?: RecordOwner, row = -1): string | undefined {
-    this.input = input;
-    this.at = start;
-    this.end = start + length;
-    this.instantsRead.length = 0;
-    this.owner = owner;
-    this.ownerRow = row;
+    this.startReading(input, start, length, owner, row);
     this.jsonAt = 0;
     this.instantsWrittenAt.length = 0;
     try {
@@ -241,6 +237,16 @@ export class RecordCodec {
       this.input = EMPTY;
       this.owner = undefined;
     }
+  }
+
+  /** Where `decodeBytes` and `jsonBytes` read from, and for which row. */
+  private startReading(input: Buffer, start: number, length: number, owner: RecordOwner | undefined, row: number): void {
+    this.input = input;
+    this.at = start;
+    this.end = start + length;
+    this.instantsRead.length = 0;
+    this.owner = owner;
+    this.ownerRow = row;
   }
 
   private byte(b: number): void {

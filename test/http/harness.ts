@@ -7,7 +7,7 @@ import { createClock } from '../../mock/clock';
 import { defaultConfig } from '../../mock/config';
 import { readFixtures } from '../../mock/services/fixtures';
 import type { DemoFixtures } from '../../fixtures/types';
-import { loadContract, type Contract } from '../../spec/contract';
+import { loadContract, type Contract, type OperationContract } from '../../spec/contract';
 import { projectPath } from '../../spec/project-root';
 import pino from 'pino';
 
@@ -89,4 +89,16 @@ let sharedFixtures: DemoFixtures | undefined;
 /** The demo data's ids, read from the fixture file so tests never hard-code them twice. */
 export function demoFixtures(): DemoFixtures {
   return (sharedFixtures ??= readFixtures(projectPath('fixtures', 'demo.json')));
+}
+
+/** An operation of the document with its 200 page's item check counted (how often the encoder or the store ran it). */
+export function countingItemCheck(op: OperationContract): { op: OperationContract; calls: () => number } {
+  let calls = 0;
+  const response = op.responses.get('200')!;
+  const page = { ...response.page!, item: (value: unknown) => (calls++, response.page!.item(value)) };
+  const responses = new Map(op.responses).set('200', { ...response, page });
+  return {
+    op: { ...op, responses, responseFor: (status: number) => (status === 200 ? responses.get('200') : op.responseFor(status)) },
+    calls: () => calls,
+  };
 }

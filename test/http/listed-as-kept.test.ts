@@ -7,24 +7,14 @@ import { checkListedWhenWritten, ResponseEncoder } from '../../mock/http/respons
 import { KeptJson } from '../../mock/store/kept-json';
 import { MemoryStore } from '../../mock/store/memory-store';
 import type { OperationContract } from '../../spec/contract';
-import { contract, demoFixtures } from './harness';
+import { contract, countingItemCheck, demoFixtures } from './harness';
 
 const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
 /** More than the memory store keeps decoded per kind (4,096): the first records are then only kept forms. */
 const FILLERS = 5000;
 
 /** listAccounts with its item check counted. */
-function counting(): { op: OperationContract; calls: () => number } {
-  const op = contract().byId.get('listAccounts')!;
-  let calls = 0;
-  const response = op.responses.get('200')!;
-  const page = { ...response.page!, item: (value: unknown) => (calls++, response.page!.item(value)) };
-  const responses = new Map(op.responses).set('200', { ...response, page });
-  return {
-    op: { ...op, responses, responseFor: (status: number) => (status === 200 ? responses.get('200') : op.responseFor(status)) },
-    calls: () => calls,
-  };
-}
+const counting = () => countingItemCheck(contract().byId.get('listAccounts')!);
 
 /** Three demo accounts of customer-a (checked when written, with `op`), then enough others to push them out of the decoded window. */
 async function storeOfAccounts(op?: OperationContract, change?: (account: object, i: number) => object) {

@@ -3,8 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ResponseEncoder } from '../../mock/http/response-encoder';
 import { MemoryStore } from '../../mock/store/memory-store';
-import type { OperationContract } from '../../spec/contract';
-import { contract, demoFixtures } from './harness';
+import { contract, countingItemCheck, demoFixtures } from './harness';
 
 const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
 const listAccounts = () => contract().byId.get('listAccounts')!;
@@ -17,16 +16,7 @@ function accountsPage() {
 }
 
 /** The operation with its item check counted. */
-function counting(op: OperationContract): { op: OperationContract; calls: () => number } {
-  let calls = 0;
-  const response = op.responses.get('200')!;
-  const page = { ...response.page!, item: (value: unknown) => (calls++, response.page!.item(value)) };
-  const responses = new Map(op.responses).set('200', { ...response, page });
-  return {
-    op: { ...op, responses, responseFor: (status: number) => (status === 200 ? responses.get('200') : op.responseFor(status)) },
-    calls: () => calls,
-  };
-}
+const counting = countingItemCheck;
 
 describe('the response encoder', () => {
   it('writes exactly what JSON.stringify writes, for pages and other bodies', () => {
