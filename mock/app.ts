@@ -131,7 +131,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const store = options.store ?? redis?.store ?? new MemoryStore();
   // Strict answers check each listed operation; the store does it as each is written (before the
   // demo data goes in), so a page is sent as kept (OperationService.list, Store.pageToSend).
-  const listOperations = contract.operations.find((op) => op.operationId === 'listOperations');
+  const listOperations = contract.byId.get('listOperations');
   if (config.strictResponses && listOperations) checkListedWhenWritten(store, listOperations, 'operation');
   const fixtures = options.fixtures ?? readFixtures(config.fixturesPath);
   await store.seedOnce(() => loadFixtures(store, fixtures));

@@ -529,8 +529,7 @@ export class RecordCodec {
         const input = this.input;
         let plain = true;
         for (let i = start; i < start + n && plain; i++) {
-          const b = input[i]!;
-          plain = b >= 0x20 && b < 0x7f && b !== QUOTE && b !== BACKSLASH;
+          plain = plainInJson(input[i]!);
         }
         if (!plain) {
           this.at = tagAt;
@@ -585,18 +584,8 @@ export class RecordCodec {
       case OWN_SCOPE:
         this.at++;
         return this.jsonPlain(tag === OWN_ID ? this.ownerOf(tag).rowId(this.ownerRow) : this.ownerOf(tag).rowScope(this.ownerRow));
-      case DIGEST: {
-        // Text that needs no escaping (digits, letters, `-_`).
-        const text = this.read() as string;
-        this.jsonRoom(text.length + 2);
-        const out = this.jsonOut;
-        let at = this.jsonAt;
-        out[at++] = QUOTE;
-        for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
-        out[at++] = QUOTE;
-        this.jsonAt = at;
-        return;
-      }
+      case DIGEST:
+        return this.jsonPlain(this.read() as string);
       case OBJECT: {
         this.at++;
         const shape = this.readVarint();
@@ -627,8 +616,8 @@ export class RecordCodec {
         return this.jsonByte(CLOSE_BRACKET);
       }
       default:
-        // Numbers, booleans, null, the row's id and scope, wide text: the value, then JSON.stringify's
-        // own writing of it (-0 as 0, a NaN as null, escapes).
+        // Other numbers and wide text: the value, then JSON.stringify's own writing of it (-0 as 0,
+        // a NaN as null, escapes).
         return this.jsonText(JSON.stringify(this.read()));
     }
   }
@@ -668,7 +657,7 @@ export class RecordCodec {
     if (quoted) out[at++] = QUOTE;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (c < 0x20 || c >= 0x7f || c === QUOTE || c === BACKSLASH) {
+      if (!plainInJson(c)) {
         this.jsonAt = start;
         return this.jsonText(quoted ? JSON.stringify(text) : text);
       }
@@ -754,6 +743,11 @@ function builderOf(keys: string[], withHidden = false): (codec: RecordCodec, hid
     : `return Object.freeze(${literal});`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from JSON string literals only (see above)
   return new Function('c', 'h', body) as (codec: RecordCodec, hidden: Hidden) => object;
+}
+
+/** A char JSON writes as itself inside a string: printable ASCII but the quote and the backslash. */
+function plainInJson(c: number): boolean {
+  return c >= 0x20 && c < 0x7f && c !== QUOTE && c !== BACKSLASH;
 }
 
 function hasDigit(text: string): boolean {
