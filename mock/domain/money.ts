@@ -15,7 +15,31 @@ export function scaleOf(asset: string, scales: AssetScales): number {
 
 /** Formats at exactly `decimals` places, rounding down (target amounts round down, as the Quote schema says). */
 export function atScale(value: DecimalBase.Value, decimals: number, rounding: 'down' | 'up' = 'down'): string {
+  // A stored amount is already written so (every answer presents its amounts through here).
+  if (typeof value === 'string' && isFixedAt(value, decimals)) return value;
   return new Decimal(value).toFixed(decimals, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+}
+
+/**
+ * Whether `text` is what `toFixed(decimals)` writes for its own value: an optional minus, whole
+ * digits without a leading zero, exactly `decimals` fractional digits; never a negative zero
+ * (which toFixed writes without its sign).
+ */
+export function isFixedAt(text: string, decimals: number): boolean {
+  const negative = text.charCodeAt(0) === 45;
+  const start = negative ? 1 : 0;
+  const point = decimals === 0 ? text.length : text.length - decimals - 1;
+  if (point <= start || (decimals > 0 && text.charCodeAt(point) !== 46)) return false;
+  // A leading zero only as the whole part '0'.
+  if (text.charCodeAt(start) === 48 && point - start > 1) return false;
+  let nonZero = false;
+  for (let i = start; i < text.length; i++) {
+    if (i === point) continue;
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+    if (c !== 48) nonZero = true;
+  }
+  return nonZero || !negative;
 }
 
 /** True when the value has no more fractional digits than the scale allows. */

@@ -54,14 +54,29 @@ export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetSc
   // Written as `!(… <= …)`: a value with no decimal places to count (NaN) fails here, as before.
   if (!(value.decimalPlaces() <= givenScale)) throw invalid(given, `has more than ${givenScale} decimal places`);
 
-  const source = given === 'sourceAmount' ? value : value.dividedBy(rate).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
-  const target = given === 'sourceAmount' ? value.times(rate).toDecimalPlaces(targetScale, Decimal.ROUND_DOWN) : value;
+  const factor = rateValue(rate);
+  const source = given === 'sourceAmount' ? value : value.dividedBy(factor).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
+  const target = given === 'sourceAmount' ? value.times(factor).toDecimalPlaces(targetScale, Decimal.ROUND_DOWN) : value;
   if (!target.greaterThan(0)) throw invalid(given, 'is too small to buy any of the target asset');
   // Amounts travel as decimal strings of at most 20 integer digits (the document's pattern).
   if (source.abs().greaterThanOrEqualTo(MAX_AMOUNT) || target.abs().greaterThanOrEqualTo(MAX_AMOUNT)) {
     throw invalid(given, 'is too large: the converted amount would exceed 20 integer digits');
   }
   return { sourceAmount: source.toFixed(sourceScale), targetAmount: target.toFixed(targetScale), rate };
+}
+
+/** Each rate's Decimal, parsed once (a Decimal never changes); the rate table is a handful of rows. */
+const rateValues = new Map<string, Decimal>();
+const MAX_RATE_VALUES = 1024;
+
+function rateValue(rate: string): Decimal {
+  let value = rateValues.get(rate);
+  if (value === undefined) {
+    // Bounded whatever the fixtures hold: past the bound, start again.
+    if (rateValues.size >= MAX_RATE_VALUES) rateValues.clear();
+    rateValues.set(rate, (value = new Decimal(rate)));
+  }
+  return value;
 }
 
 function invalid(field: string, message: string): ServiceError {

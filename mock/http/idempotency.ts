@@ -16,12 +16,20 @@ export function fingerprint(method: string, url: string, body: unknown): string 
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  // Loops and `+=` rather than map and join: this runs on every idempotent request.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return out + ']';
+  }
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
+    const keys = Object.keys(value).sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      out += (i === 0 ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson((value as Record<string, unknown>)[key]);
+    }
+    return out + '}';
   }
   return JSON.stringify(value ?? null);
 }

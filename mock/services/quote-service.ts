@@ -67,9 +67,16 @@ export class QuoteService {
 
 /** An account moves only the assets it has enabled. */
 export function assertAssetsEnabled(account: { id: string; assets: Array<{ currency: string }> }, assets: string[]): void {
-  for (const asset of new Set(assets)) {
-    if (!account.assets.some((a) => a.currency === asset)) {
-      throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body', message: `account ${account.id} has no ${asset} asset` }] });
-    }
+  // Plain loops (no Set, no closure): this runs on every quote and operation create.
+  for (let i = 0; i < assets.length; i++) {
+    const asset = assets[i] as string;
+    // An asset named twice is reported once.
+    if (assets.indexOf(asset) < i || hasAsset(account.assets, asset)) continue;
+    throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body', message: `account ${account.id} has no ${asset} asset` }] });
   }
+}
+
+function hasAsset(enabled: Array<{ currency: string }>, asset: string): boolean {
+  for (let i = 0; i < enabled.length; i++) if ((enabled[i] as { currency: string }).currency === asset) return true;
+  return false;
 }

@@ -52,8 +52,9 @@ export class IdempotencyMap<V> {
       this.read(key);
       this.packed.add(next, this.scratch);
     } else {
-      this.others.set(key, next);
-      this.otherKeys.set(next, key);
+      const kept = flatCopy(key);
+      this.others.set(kept, next);
+      this.otherKeys.set(next, kept);
     }
     return this;
   }
@@ -123,4 +124,12 @@ export class IdempotencyMap<V> {
     }
     this.first = 0;
   }
+}
+
+/**
+ * A key kept for 24 h as one flat string: a key built by concatenation (`${customer}:${key}`) is
+ * a rope of several strings, a few times the size of its text. (A packed key is kept as its bytes.)
+ */
+function flatCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }

@@ -238,9 +238,10 @@ export class MemoryStore implements Store {
       return existing.state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry: existing } : { outcome: 'DONE', entry: existing };
     }
     // Re-inserted, not overwritten: the map stays in claim order, which is expiry order (sweep).
-    this.dropIdempotency(slot);
+    if (existing) this.dropIdempotency(slot);
     // Kept as it is while the request runs (a moment); in the compact form once it has its answer.
-    this.idempotency.set(flatCopy(slot), deepFreeze({ fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs }));
+    // Frozen as the store's other values are (freeze.ts); its fields are all primitives.
+    this.idempotency.set(slot, Object.freeze({ fingerprint, state: 'IN_PROGRESS', expiresAt: now + ttlMs }));
     return { outcome: 'CLAIMED' };
   }
 
@@ -358,7 +359,7 @@ export class MemoryStore implements Store {
     }
     this.sequence = Math.max(state.sequence, maxKey);
     for (const balance of state.balances) this.balanceTable.set(`${balance.accountId}:${balance.asset}`, new Decimal(balance.value));
-    for (const { key, ...entry } of state.idempotency) this.keepIdempotency(flatCopy(packKey(key)), entry);
+    for (const { key, ...entry } of state.idempotency) this.keepIdempotency(packKey(key), entry);
   }
 
   async reset(load: () => Promise<void>): Promise<void> {
@@ -419,11 +420,3 @@ function removedKey(kind: Kind, key: number): string {
 /** An entry as kept: whole, or (`shows`) its answer's status with a link to the record it showed. */
 type LinkedEntry = Omit<IdempotencyEntry, 'response'> & { status: number; shows: AnswerLink };
 type KeptEntry = IdempotencyEntry | LinkedEntry;
-
-/**
- * A key kept for 24 h as one flat string: a key built by concatenation (`${customer}:${key}`) is
- * a rope of several strings, a few times the size of its text.
- */
-function flatCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { amount, atScale, fitsScale, isPositive, negate, scaleOf, sum } from '../../mock/domain/money';
+import fc from 'fast-check';
+import { amount, atScale, Decimal, fitsScale, isFixedAt, isPositive, negate, scaleOf, sum } from '../../mock/domain/money';
 
 const scales = { BRL: 2, USDT: 6 };
 
@@ -37,6 +38,27 @@ describe('formatting at a scale', () => {
 
   it('keeps every digit of a value far beyond float precision', () => {
     expect(atScale('123456789012345678901234567890.1234569', 6)).toBe('123456789012345678901234567890.123456');
+  });
+
+  it('writes a negative zero, leading zeros and an exponent as decimal.js does, not as given', () => {
+    expect(atScale('-0.00', 2)).toBe('0.00');
+    expect(atScale('007.50', 2)).toBe('7.50');
+    expect(atScale('1e3', 2)).toBe('1000.00');
+    expect(atScale('-0.50', 2)).toBe('-0.50');
+  });
+
+  it('for any decimal text, the text answered is the one decimal.js writes, whether or not it was already at the scale', () => {
+    // Text near the fixed form: signs, zeros, points and digits, so the shortcut is tried on its edges.
+    const text = fc.stringMatching(/^-?[0-9]{1,4}(\.[0-9]{0,7})?$/);
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 6 }), fc.constantFrom<'down' | 'up'>('down', 'up'), (value, decimals, rounding) => {
+        const written = new Decimal(value).toFixed(decimals, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+        expect(atScale(value, decimals, rounding)).toBe(written);
+        // The shortcut is taken exactly for the text decimal.js would write unchanged.
+        expect(isFixedAt(value, decimals)).toBe(written === value);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
