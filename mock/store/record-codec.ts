@@ -100,6 +100,8 @@ export class RecordCodec {
   private readonly shapes: string[][] = [[]];
   /** Shape id, then a key → the shape with that key added (a tree from the empty shape 0): no joined key strings per object. */
   private readonly transitions: Array<Map<string, number> | undefined> = [];
+  /** Per first key, the shape last written with it (shapeOf): one per key that starts an object, at most. */
+  private readonly shapeByFirstKey = new Map<string, number>();
   private out = Buffer.allocUnsafe(4096);
   private length = 0;
   private readonly float = new Float64Array(1);
@@ -250,12 +252,23 @@ export class RecordCodec {
   }
 
   private byte(b: number): void {
-    if (this.length === this.out.length) {
-      const bigger = Buffer.allocUnsafe(this.out.length * 2);
-      this.out.copy(bigger);
-      this.out = bigger;
-    }
+    if (this.length === this.out.length) this.grow(1);
     this.out[this.length++] = b;
+  }
+
+  /**
+   * Room for `n` more bytes in `out`, so a value of known size is written with plain stores and
+   * no check per byte (a string's bytes, a UUID's, an instant's were each a `byte` call).
+   */
+  private reserve(n: number): Buffer {
+    if (this.length + n > this.out.length) this.grow(n);
+    return this.out;
+  }
+
+  private grow(n: number): void {
+    const bigger = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.length + n));
+    this.out.copy(bigger, 0, 0, this.length);
+    this.out = bigger;
   }
 
   private varint(n: number): void {
@@ -306,6 +319,23 @@ export class RecordCodec {
     const proto = Object.getPrototypeOf(value) as unknown;
     if (proto !== Object.prototype && proto !== null) throw new Unkeepable();
     const keys = Object.keys(value);
+    const shape = this.shapeOf(keys);
+    this.byte(OBJECT);
+    this.varint(shape);
+    // All values in one call, in the keys' order: a load by key per field was most of the time here.
+    const values = Object.values(value) as unknown[];
+    for (let i = 0; i < values.length; i++) this.write(values[i]);
+  }
+
+  /**
+   * The shape id of these keys, in this order. First the shape last seen with the same first key,
+   * compared key by key (property names are mostly the same interned strings, so each is one
+   * comparison); else a walk of the transitions, a Map look-up per key.
+   */
+  private shapeOf(keys: string[]): number {
+    const first = keys.length === 0 ? '' : (keys[0] as string);
+    const guess = this.shapeByFirstKey.get(first);
+    if (guess !== undefined && sameKeys(this.shapes[guess]!, keys)) return guess;
     let shape = 0;
     for (const key of keys) {
       let next = this.transitions[shape]?.get(key);
@@ -317,9 +347,8 @@ export class RecordCodec {
       }
       shape = next;
     }
-    this.byte(OBJECT);
-    this.varint(shape);
-    for (const key of keys) this.write((value as Record<string, unknown>)[key]);
+    this.shapeByFirstKey.set(first, shape);
+    return shape;
   }
 
   private writeString(text: string): void {
@@ -337,14 +366,27 @@ export class RecordCodec {
           return this.varint(seen);
         }
         this.instantsWritten.push(ms);
-        this.byte(INSTANT);
-        for (let shift = 40; shift >= 0; shift -= 8) this.byte(Math.floor(ms / 2 ** shift) % 256);
+        const out = this.reserve(7);
+        let at = this.length;
+        out[at++] = INSTANT;
+        // 6 bytes, big-endian: past 32 bits by division (bit operators would cut the number).
+        const high = Math.floor(ms / 2 ** 32);
+        const low = ms - high * 2 ** 32;
+        out[at++] = (high >>> 8) & 0xff;
+        out[at++] = high & 0xff;
+        out[at++] = low >>> 24;
+        out[at++] = (low >>> 16) & 0xff;
+        out[at++] = (low >>> 8) & 0xff;
+        out[at++] = low & 0xff;
+        this.length = at;
         return;
       }
     }
     if (text.length === 43 && DIGEST_PATTERN.test(text)) {
-      this.byte(DIGEST);
-      for (const b of Buffer.from(text, 'base64url')) this.byte(b);
+      // Decoded by Buffer straight into `out`: no Buffer allocated per digest.
+      const out = this.reserve(33);
+      out[this.length] = DIGEST;
+      this.length += 1 + out.write(text, this.length + 1, 32, 'base64url');
       return;
     }
     const name = this.nameIds.get(text);
@@ -353,11 +395,14 @@ export class RecordCodec {
       return this.varint(name);
     }
     if (text.length === 36 && text.charCodeAt(8) === 45 && UUID_PATTERN.test(text)) {
-      this.byte(UUID);
+      const out = this.reserve(17);
+      let at = this.length;
+      out[at++] = UUID;
       for (let i = 0; i < 36; i++) {
         if (i === 8 || i === 13 || i === 18 || i === 23) continue;
-        this.byte((hexValue(text.charCodeAt(i)) << 4) | hexValue(text.charCodeAt(++i)));
+        out[at++] = (hexValue(text.charCodeAt(i)) << 4) | hexValue(text.charCodeAt(++i));
       }
+      this.length = at;
       return;
     }
     if (this.names.length < MAX_NAMES && text.length <= 48 && !hasDigit(text)) {
@@ -367,15 +412,34 @@ export class RecordCodec {
       this.byte(NAME);
       return this.varint(id);
     }
-    let narrow = true;
-    for (let i = 0; i < text.length && narrow; i++) narrow = text.charCodeAt(i) < 256;
-    this.byte(narrow ? BYTES : WIDE);
+    const n = text.length;
+    // Written as one byte a char, the usual case; should a char need two, written again as WIDE.
+    const start = this.length;
+    this.byte(BYTES);
+    this.varint(n);
+    const out = this.reserve(n);
+    let at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0xff) return this.writeWide(text, start);
+      out[at++] = c;
+    }
+    this.length = at;
+  }
+
+  /** `text` as WIDE at `start` (in place of what was begun there): two bytes per UTF-16 unit. */
+  private writeWide(text: string, start: number): void {
+    this.length = start;
+    this.byte(WIDE);
     this.varint(text.length);
+    const out = this.reserve(2 * text.length);
+    let at = this.length;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (!narrow) this.byte(c >>> 8);
-      this.byte(c & 0xff);
+      out[at++] = c >>> 8;
+      out[at++] = c & 0xff;
     }
+    this.length = at;
   }
 
   private next(): number {
@@ -692,6 +756,20 @@ export class RecordCodec {
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** An instant's separators (`YYYY-MM-DDTHH:mm:ss.sssZ`) and where they stand. */
+const SEPARATORS = '--T::.Z';
+const SEPARATOR_AT = [4, 7, 10, 13, 16, 19, 23];
+
+/** The number written in `text` from `from` to `to` (decimal digits only), or -1. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
 
 /**
  * The milliseconds of a `YYYY-MM-DDTHH:mm:ss.sssZ` text that Date.prototype.toISOString would
@@ -699,25 +777,14 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * digit: this runs for every instant of every record written.
  */
 function instantMs(text: string): number | undefined {
-  const n = (from: number, to: number) => {
-    let value = 0;
-    for (let i = from; i < to; i++) {
-      const d = text.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) return -1;
-      value = value * 10 + d;
-    }
-    return value;
-  };
-  const separators = '--T::.Z';
-  const at = [4, 7, 10, 13, 16, 19, 23];
-  for (let i = 0; i < at.length; i++) if (text.charCodeAt(at[i]!) !== separators.charCodeAt(i)) return undefined;
-  const year = n(0, 4);
-  const month = n(5, 7);
-  const day = n(8, 10);
-  const hour = n(11, 13);
-  const minute = n(14, 16);
-  const second = n(17, 19);
-  const ms = n(20, 23);
+  for (let i = 0; i < SEPARATOR_AT.length; i++) if (text.charCodeAt(SEPARATOR_AT[i]!) !== SEPARATORS.charCodeAt(i)) return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  const hour = digitsAt(text, 11, 13);
+  const minute = digitsAt(text, 14, 16);
+  const second = digitsAt(text, 17, 19);
+  const ms = digitsAt(text, 20, 23);
   if (year < 1970 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
   if (second < 0 || second > 59 || ms < 0) return undefined;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
@@ -748,6 +815,12 @@ function builderOf(keys: string[], withHidden = false): (codec: RecordCodec, hid
 /** A char JSON writes as itself inside a string: printable ASCII but the quote and the backslash. */
 function plainInJson(c: number): boolean {
   return c >= 0x20 && c < 0x7f && c !== QUOTE && c !== BACKSLASH;
+}
+
+function sameKeys(shape: string[], keys: string[]): boolean {
+  if (shape.length !== keys.length) return false;
+  for (let i = 0; i < keys.length; i++) if (shape[i] !== keys[i]) return false;
+  return true;
 }
 
 function hasDigit(text: string): boolean {

@@ -131,6 +131,36 @@ describe('the record codec', () => {
     expect(JSON.stringify(roundTrip(codec, record))).toBe(JSON.stringify(record));
   });
 
+  it("when an instant, a digest or a UUID is kept, then its bytes are the layout's: ms big-endian, 32 bytes, 16 bytes", () => {
+    const codec = new RecordCodec();
+    // The last bytes of a one-field object's kept form are its value's: a tag, then the value's bytes.
+    const tail = (value: string, n: number) => Buffer.from(codec.encode({ v: value })!, 'latin1').subarray(-n);
+    const at = '2286-11-20T17:46:39.999Z';
+    const ms = Date.parse(at);
+    const big = Buffer.alloc(8);
+    big.writeBigUInt64BE(BigInt(ms));
+    expect(tail(at, 6).toString('hex')).toBe(big.subarray(2).toString('hex'));
+    const digest = Buffer.alloc(32, 0xa7).toString('base64url');
+    expect(tail(digest, 32).toString('hex')).toBe('a7'.repeat(32));
+    const uuid = '0123abcd-4567-89ef-8f4d-00112233ffee';
+    expect(tail(uuid, 16).toString('hex')).toBe(uuid.replace(/-/g, ''));
+  });
+
+  it('when text of one-byte chars ends in a wide one, or any text outgrows the buffer, then it comes back whole', () => {
+    const codec = new RecordCodec();
+    const long = 'x'.repeat(5000);
+    const record = { a: 'amount 100.00 ação', b: `${long}€`, c: long, d: `€${'é'.repeat(3000)}`, e: '9'.repeat(9000) };
+    expect(roundTrip(codec, record)).toStrictEqual(record);
+    // Two bytes a char only where a char needs two: 'é' fits one byte.
+    expect(codec.encode({ t: 'é'.repeat(100) })!.length).toBeLessThan(codec.encode({ t: '€'.repeat(100) })!.length - 90);
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 300 }), { maxLength: 30 }), (texts) => {
+        const value = Object.fromEntries(texts.map((text, i) => [`k${i}`, text]));
+        expect(roundTrip(new RecordCodec(), value)).toStrictEqual(value);
+      }),
+    );
+  });
+
   it('when any record of instants and digests is encoded, then it decodes to the same JSON', () => {
     const instant = fc.date({ min: new Date(0), max: new Date(Date.UTC(9999, 0)), noInvalidDate: true }).map((d) => d.toISOString());
     const digest = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('base64url'));
