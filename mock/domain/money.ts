@@ -16,7 +16,8 @@ export function scaleOf(asset: string, scales: AssetScales): number {
 /** Formats at exactly `decimals` places, rounding down (target amounts round down, as the Quote schema says). */
 export function atScale(value: DecimalBase.Value, decimals: number, rounding: 'down' | 'up' = 'down'): string {
   // A stored amount is already written so (every answer presents its amounts through here).
-  if (typeof value === 'string' && isFixedAt(value, decimals)) return value;
+  // (Only for a real scale: anything else goes to decimal.js, which refuses it.)
+  if (typeof value === 'string' && Number.isInteger(decimals) && decimals >= 0 && isFixedAt(value, decimals)) return value;
   return new Decimal(value).toFixed(decimals, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
 }
 

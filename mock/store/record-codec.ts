@@ -323,7 +323,10 @@ export class RecordCodec {
     this.byte(OBJECT);
     this.varint(shape);
     // All values in one call, in the keys' order: a load by key per field was most of the time here.
+    // Kept data has no getters; one that removed a field as it was read would leave the shape
+    // naming more values than were read: such an object is not kept in this form.
     const values = Object.values(value) as unknown[];
+    if (values.length !== keys.length) throw new Unkeepable();
     for (let i = 0; i < values.length; i++) this.write(values[i]);
   }
 

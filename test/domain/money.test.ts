@@ -40,6 +40,12 @@ describe('formatting at a scale', () => {
     expect(atScale('123456789012345678901234567890.1234569', 6)).toBe('123456789012345678901234567890.123456');
   });
 
+  it('refuses a scale that is not a whole number of places, even for text that looks written at it', () => {
+    expect(() => atScale('5', -1)).toThrow();
+    expect(() => atScale('12.50', Number.NaN)).toThrow();
+    expect(() => atScale('12.50', 2.5)).toThrow();
+  });
+
   it('writes a negative zero, leading zeros and an exponent as decimal.js does, not as given', () => {
     expect(atScale('-0.00', 2)).toBe('0.00');
     expect(atScale('007.50', 2)).toBe('7.50');

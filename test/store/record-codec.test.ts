@@ -60,6 +60,19 @@ describe('the record codec', () => {
     expect(back.c).toBeUndefined();
   });
 
+  it('when a getter removes a field as it is read, then the object is refused rather than kept with a value missing', () => {
+    const codec = new RecordCodec();
+    const record = {
+      a: 1,
+      get b() {
+        delete (this as { c?: number }).c;
+        return 2;
+      },
+      c: 3,
+    };
+    expect(codec.encode(record)).toBeUndefined();
+  });
+
   it('when a value is not plain data (a Date, a Map, a class instance, a function), then it refuses to keep it', () => {
     const codec = new RecordCodec();
     class Box {}
