@@ -1,18 +1,19 @@
 // Benchmark 3 of the issue: does a request cost the same with 1 thousand or 1 million operations
 // in the store? Each size runs in its own process (its own heap, seeded through the Store
-// interface: bench/servers/seeded-mock.ts) with strict response validation on, and is asked
+// interface: bench/servers/seeded-mock.ts, run as the build compiled it, as `fos-mock serve` is)
+// with strict response validation on, and is asked
 // for the newest page of 10 operations, for a page of 10 at a random position (a cursor the
 // bench signs with the seeded mock's secret), then to create operations (transfers: they need
 // no quote from the client, so every request is one create); sizes alternate, several rounds,
 // medians. Also the memory a stored operation takes.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, median, type LoadRequest, type LoadResult } from './lib/load';
 import { tableRow } from './lib/markdown';
 import { freePort, memoryOf, startServer, type Server } from './lib/processes';
 import { tokenFrom } from './lib/targets';
-import { tsServer } from './lib/ts-server';
+import { projectPath } from '../spec/project-root';
 import { CursorCodec } from '../mock/domain/pagination/cursor';
 
 export interface ScalingOptions {
@@ -140,18 +141,20 @@ export async function scaling(options: ScalingOptions): Promise<ScalingResult> {
 async function startSubject(size: number, statsFile: string): Promise<Subject> {
   process.stdout.write(`scaling: seeding ${size} operations\n`);
   const port = await freePort();
-  const server = await startServer(
-    tsServer({
-      name: `fos-mock, ${size} operations`,
-      script: 'seeded-mock.ts',
-      args: [String(port), String(size), statsFile, 'on', SECRET],
-      port,
-      probe: { path: '/v1/operations', headers: { authorization: 'Bearer x' } },
-      // Each size in its own heap, big enough for a million records and the runs after.
-      nodeFlags: ['--expose-gc', '--max-old-space-size=6144'],
-      readyTimeoutMs: 10 * 60_000,
-    }),
-  );
+  // The compiled server (`npm run bench` builds first), not the TypeScript through tsx: the mock's
+  // code as users run it. Through tsx's loader the same pages cost more, the more so the more
+  // records a page writes from their kept form (measured: bench/README.md).
+  const script = projectPath('dist', 'bench', 'servers', 'seeded-mock.js');
+  if (!existsSync(script)) throw new Error(`scaling: ${script} is missing: run \`npm run build\` first (npm run bench does)`);
+  const server = await startServer({
+    name: `fos-mock, ${size} operations`,
+    command: process.execPath,
+    // Each size in its own heap, big enough for a million records and the runs after.
+    args: ['--expose-gc', '--max-old-space-size=6144', script, String(port), String(size), statsFile, 'on', SECRET],
+    port,
+    probe: { path: '/v1/operations', headers: { authorization: 'Bearer x' } },
+    readyTimeoutMs: 10 * 60_000,
+  });
   try {
     const token = await tokenFrom(server.url);
     const auth = { authorization: `Bearer ${token}` };

@@ -1,5 +1,6 @@
 // fos-mock with N operations of the demo customer in its store, for the scaling benchmark.
-// Usage (node --expose-gc, tsx loader): seeded-mock.ts <port> <count> <stats file> <strict on|off> <secret>
+// Usage: node --expose-gc dist/bench/servers/seeded-mock.js <port> <count> <stats file> <strict on|off> <secret>
+// (compiled by `npm run build`, tsconfig.build.json, so the mock runs as the build makes it)
 // Seeds through the Store interface before answering, then writes the seeding time and the heap
 // before and after (each after a full GC), the customer and the first and last keys of its
 // operations to the stats file. GET /_bench/heap answers the settled heap at any later point

@@ -53,6 +53,13 @@ export class ByteKeySlots {
     return n;
   }
 
+  /** Copies the key of `n` into `into` (no view allocated: the record codec's JSON asks for one per record). */
+  copyKey(n: number, into: Uint8Array): void {
+    const bytes = this.bytes;
+    const at = n * this.width;
+    for (let i = 0; i < this.width; i++) into[i] = bytes[at + i]!;
+  }
+
   /** The key of `n` (a view: copy it to keep it). */
   keyOf(n: number): Uint8Array {
     return this.bytes.subarray(n * this.width, (n + 1) * this.width);

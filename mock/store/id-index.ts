@@ -69,6 +69,16 @@ export class IdIndex {
     return chars.toString('latin1', 0, 36);
   }
 
+  /**
+   * The UUID id of a row into `into` as its 16 bytes; false (nothing written) when the row's id is
+   * other text. The record codec writes a record's own id into JSON from these, with no string.
+   */
+  copyUuid(row: number, into: Uint8Array): boolean {
+    if (this.otherIds.size > 0 && this.otherIds.has(row)) return false;
+    this.uuids.copyKey(row, into);
+    return true;
+  }
+
   /** Reads a canonical UUID into `scratch`; false for any other id. The last id read is remembered (a get is often followed by a set). */
   private parse(id: string): boolean {
     if (id === this.lastParsed) return this.lastWasUuid;

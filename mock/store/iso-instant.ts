@@ -41,6 +41,31 @@ export function writesInPlace(ms: number): boolean {
 export function writeIsoInstant(ms: number, out: Uint8Array, at: number): void {
   const days = Math.floor(ms / MS_PER_DAY);
   let rest = ms - days * MS_PER_DAY;
+  // The date of the day last written, kept: a page's instants are mostly of the same few days.
+  if (days !== dateOfDay) writeDate(days);
+  for (let i = 0; i < 10; i++) out[at + i] = date[i]!;
+  const hour = Math.floor(rest / 3_600_000);
+  rest -= hour * 3_600_000;
+  const minute = Math.floor(rest / 60_000);
+  rest -= minute * 60_000;
+  const second = Math.floor(rest / 1000);
+  const milli = rest - second * 1000;
+  two(out, at + 11, hour);
+  two(out, at + 14, minute);
+  two(out, at + 17, second);
+  out[at + 10] = 84;
+  out[at + 13] = out[at + 16] = 58;
+  out[at + 19] = 46;
+  out[at + 20] = 48 + ((milli / 100) | 0);
+  two(out, at + 21, milli % 100);
+  out[at + 23] = 90;
+}
+
+/** `YYYY-MM-DD` of the day `dateOfDay` (days since 1970), written by writeDate. */
+const date = Buffer.from('1970-01-01', 'latin1');
+let dateOfDay = 0;
+
+function writeDate(days: number): void {
   // Days since 0000-03-01, in 400-year eras of 146,097 days (Hinnant, "chrono-Compatible Low-Level Date Algorithms").
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
@@ -53,24 +78,9 @@ export function writeIsoInstant(ms: number, out: Uint8Array, at: number): void {
   const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
   const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  two(out, at + 0, (year / 100) | 0);
-  two(out, at + 2, year % 100);
-  two(out, at + 5, month);
-  two(out, at + 8, day);
-  const hour = Math.floor(rest / 3_600_000);
-  rest -= hour * 3_600_000;
-  const minute = Math.floor(rest / 60_000);
-  rest -= minute * 60_000;
-  const second = Math.floor(rest / 1000);
-  const milli = rest - second * 1000;
-  two(out, at + 11, hour);
-  two(out, at + 14, minute);
-  two(out, at + 17, second);
-  out[at + 4] = out[at + 7] = 45;
-  out[at + 10] = 84;
-  out[at + 13] = out[at + 16] = 58;
-  out[at + 19] = 46;
-  out[at + 20] = 48 + ((milli / 100) | 0);
-  two(out, at + 21, milli % 100);
-  out[at + 23] = 90;
+  two(date, 0, (year / 100) | 0);
+  two(date, 2, year % 100);
+  two(date, 5, month);
+  two(date, 8, day);
+  dateOfDay = days;
 }

@@ -63,6 +63,11 @@ class Unkeepable extends Error {}
 export interface RecordOwner {
   rowId(row: number): string;
   rowScope(row: number): string;
+  /**
+   * The row's id (`scope` false) or scope as a UUID's 16 bytes into `into`; false, writing
+   * nothing, when it is other text. `json` writes a record's own id from these, with no string.
+   */
+  rowUuid(row: number, scope: boolean, into: Uint8Array): boolean;
 }
 
 /**
@@ -108,11 +113,13 @@ export class RecordCodec {
   private readonly floatBytes = new Uint8Array(this.float.buffer);
   /** A UUID's chars, hyphens in place, filled in by each decode. */
   private readonly uuidChars = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+  /** A row's own id or scope as a UUID's bytes, filled in by `json` (RecordOwner.rowUuid). */
+  private readonly uuidBytes = new Uint8Array(16);
   /** Per shape, a function that reads its values into an object literal of that shape. */
   private readonly builders: Array<((codec: RecordCodec) => object) | undefined> = [];
   /** The same per shape, putting `hidden` on the object before freezing it (a record's top level). */
   private readonly hiddenBuilders: Array<((codec: RecordCodec, hidden: Hidden) => object) | undefined> = [];
-  /** Per shape, each key as JSON with its colon (`"id":`) in UTF-8, for `json`. */
+  /** Per shape, each key as JSON with its colon (`"id":`) in UTF-8, then the same after a comma (`,"id":`), for `json`. */
   private readonly keysJson: Array<Uint8Array[] | undefined> = [];
   /** Per dictionary name, its JSON string literal in UTF-8, for `json`. */
   private readonly namesJson: Array<Uint8Array | undefined> = [];
@@ -451,13 +458,28 @@ export class RecordCodec {
   }
 
   private readVarint(): number {
+    // One or two bytes (below 16,384: shape and name numbers, most lengths) in integer steps.
+    const input = this.input;
+    const at = this.at;
+    if (at + 1 < this.end) {
+      const b0 = input[at]!;
+      if (b0 < 0x80) {
+        this.at = at + 1;
+        return b0;
+      }
+      const b1 = input[at + 1]!;
+      if (b1 < 0x80) {
+        this.at = at + 2;
+        return (b0 & 0x7f) | (b1 << 7);
+      }
+    }
     let n = 0;
-    let shift = 0;
+    let scale = 1;
     for (;;) {
       const b = this.next();
-      n += (b & 0x7f) * 2 ** shift;
+      n += (b & 0x7f) * scale;
       if (b < 0x80) return n;
-      shift += 7;
+      scale *= 128;
     }
   }
 
@@ -574,18 +596,9 @@ export class RecordCodec {
       }
       case UUID: {
         this.at++;
-        this.jsonRoom(38);
-        const out = this.jsonOut;
-        let at = this.jsonAt;
-        out[at++] = QUOTE;
-        for (let i = 0; i < 16; i++) {
-          if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = HYPHEN;
-          const b = this.next();
-          out[at++] = HEX_CODES[b >>> 4]!;
-          out[at++] = HEX_CODES[b & 15]!;
-        }
-        out[at++] = QUOTE;
-        this.jsonAt = at;
+        if (this.at + 16 > this.end) throw new Error(`record codec: the kept form ends inside a UUID at ${this.at}`);
+        this.jsonUuid(this.input, this.at);
+        this.at += 16;
         return;
       }
       case BYTES: {
@@ -594,20 +607,20 @@ export class RecordCodec {
         const start = this.at;
         if (start + n > this.end) throw new Error(`record codec: the kept form ends inside text at ${start}`);
         const input = this.input;
-        let plain = true;
-        for (let i = start; i < start + n && plain; i++) {
-          plain = plainInJson(input[i]!);
-        }
-        if (!plain) {
-          this.at = tagAt;
-          return this.jsonText(JSON.stringify(this.read()));
-        }
         // Printable ASCII without a quote or a backslash: the kept bytes are the JSON between quotes.
+        // Copied as checked; anything else is written by JSON.stringify over what was written.
         this.jsonRoom(n + 2);
         const out = this.jsonOut;
         let at = this.jsonAt;
         out[at++] = QUOTE;
-        for (let i = start; i < start + n; i++) out[at++] = input[i]!;
+        for (let i = start; i < start + n; i++) {
+          const c = input[i]!;
+          if (!plainInJson(c)) {
+            this.at = tagAt;
+            return this.jsonText(JSON.stringify(this.read()));
+          }
+          out[at++] = c;
+        }
         out[at++] = QUOTE;
         this.jsonAt = at;
         this.at = start + n;
@@ -648,26 +661,33 @@ export class RecordCodec {
         return this.jsonPlain(String(n), false);
       }
       case OWN_ID:
-      case OWN_SCOPE:
+      case OWN_SCOPE: {
         this.at++;
-        return this.jsonPlain(tag === OWN_ID ? this.ownerOf(tag).rowId(this.ownerRow) : this.ownerOf(tag).rowScope(this.ownerRow));
+        const owner = this.ownerOf(tag);
+        // A UUID (every id the mock makes) from its bytes; other text as the row names it.
+        if (owner.rowUuid(this.ownerRow, tag === OWN_SCOPE, this.uuidBytes)) return this.jsonUuid(this.uuidBytes, 0);
+        return this.jsonPlain(tag === OWN_ID ? owner.rowId(this.ownerRow) : owner.rowScope(this.ownerRow));
+      }
       case DIGEST:
         return this.jsonPlain(this.read() as string);
       case OBJECT: {
         this.at++;
         const shape = this.readVarint();
-        const keys = (this.keysJson[shape] ??= this.shapes[shape]!.map((key) => Buffer.from(`${JSON.stringify(key)}:`)));
+        // Each key twice: as the first field written (`"id":`), and after another (`,"id":`).
+        const keys = (this.keysJson[shape] ??= this.shapes[shape]!.flatMap((key) => {
+          const text = `${JSON.stringify(key)}:`;
+          return [Buffer.from(text), Buffer.from(`,${text}`)];
+        }));
         this.jsonByte(OPEN_BRACE);
-        let first = true;
-        for (let i = 0; i < keys.length; i++) {
+        let written = 0;
+        for (let i = 0; i < keys.length; i += 2) {
           // JSON.stringify leaves out a field that is undefined (a tag of one byte, nothing after it).
           if (this.at < this.end && this.input[this.at] === UNDEFINED) {
             this.at++;
             continue;
           }
-          if (!first) this.jsonByte(COMMA);
-          first = false;
-          this.jsonBytesOf(keys[i]!);
+          this.jsonBytesOf(keys[i + written]!);
+          written = 1;
           this.writeJson();
         }
         return this.jsonByte(CLOSE_BRACE);
@@ -687,6 +707,22 @@ export class RecordCodec {
         // a NaN as null, escapes).
         return this.jsonText(JSON.stringify(this.read()));
     }
+  }
+
+  /** A UUID's 16 bytes at `from` in `bytes`, written as its JSON string (38 chars, hyphens in place). */
+  private jsonUuid(bytes: Uint8Array, from: number): void {
+    this.jsonRoom(38);
+    const out = this.jsonOut;
+    let at = this.jsonAt;
+    out[at++] = QUOTE;
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = HYPHEN;
+      const b = bytes[from + i]!;
+      out[at++] = HEX_CODES[b >>> 4]!;
+      out[at++] = HEX_CODES[b & 15]!;
+    }
+    out[at++] = QUOTE;
+    this.jsonAt = at;
   }
 
   private jsonRoom(n: number): void {

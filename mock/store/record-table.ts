@@ -311,6 +311,11 @@ export class RecordTable implements MarkTable, RecordOwner {
     return this.scopeOf.idOf(this.lists[row]!);
   }
 
+  /** The row's id (or its scope's) as a UUID's 16 bytes, when it is one (record-codec.ts, RecordOwner). */
+  rowUuid(row: number, scope: boolean, into: Uint8Array): boolean {
+    return scope ? this.scopeOf.copyUuid(this.lists[row]!, into) : this.rowOf.copyUuid(row, into);
+  }
+
   keptAt(row: number): number {
     return this.versions[row]!;
   }

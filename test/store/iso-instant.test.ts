@@ -24,4 +24,15 @@ describe('an instant written back as text', () => {
       expect(isoInstant(Date.parse(text))).toBe(text);
     expect(isoInstant(253_402_300_800_000)).toBe('+010000-01-01T00:00:00.000Z');
   });
+
+  it('is right for instants of the same day, the next and the one before, in any order (the date of the last day written is kept)', () => {
+    const midnight = Date.UTC(2026, 10, 27);
+    const around = fc.integer({ min: midnight - 86_400_000, max: midnight + 2 * 86_400_000 - 1 });
+    fc.assert(
+      fc.property(fc.array(around, { minLength: 2, maxLength: 20 }), (instants) =>
+        instants.every((ms) => isoInstant(ms) === new Date(ms).toISOString()),
+      ),
+      { numRuns: 2_000 },
+    );
+  });
 });

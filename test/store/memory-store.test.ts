@@ -1,5 +1,6 @@
 // The in-memory store: the shared Store contract, then what only this store promises (frozen records).
 import { describe, expect, it } from '@jest/globals';
+import { KeptJson } from '../../mock/store/kept-json';
 import { MemoryStore } from '../../mock/store/memory-store';
 import { quote, storeContract } from './store-contract';
 
@@ -164,6 +165,28 @@ describe('records kept compactly by the memory store', () => {
       [uuid(2), customerA, uuid(2), customerA],
       [uuid(3), customerB, uuid(3), customerB],
     ]);
+  });
+
+  it('when records naming their own id and scope are sent as JSON, each names its own, UUID or not, a reused row too', async () => {
+    const store = new MemoryStore();
+    const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const named = (id: string, customerId: string) => ({ ...quote(id), customerId });
+    // A UUID scope and another; lowercase UUID ids (kept as bytes), an upper-case one and other text (kept as text).
+    const lists = { [uuid(900)]: [uuid(0), 'Q-1', uuid(2).toUpperCase()], 'customer-b': [uuid(5), 'quote-six'] };
+    for (const [customerId, ids] of Object.entries(lists))
+      for (const id of ids) await store.insert('quote', customerId, id, named(id, customerId));
+    await store.remove('quote', uuid(0));
+    // Takes the removed record's row, in the other list.
+    await store.insert('quote', 'customer-b', uuid(7), named(uuid(7), 'customer-b'));
+    lists[uuid(900)]!.shift();
+    lists['customer-b'].push(uuid(7));
+    // Written later, these push the records above out of the decoded window: they are sent as JSON from their kept form.
+    for (let i = 0; i < 5000; i++) await store.insert('quote', 'fillers', `q-${i}`, op(i));
+    for (const [customerId, ids] of Object.entries(lists)) {
+      const sent = (await store.pageToSend('quote', { scope: customerId, limit: 10, order: 'ASCENDING' })).items.map((item) => item.record);
+      expect(sent.every((record) => record instanceof KeptJson)).toBe(true);
+      expect(sent.map((record) => (record as KeptJson).json)).toEqual(ids.map((id) => JSON.stringify(named(id, customerId))));
+    }
   });
 
   it('when a record holds what the compact form cannot keep, then it is kept as it was given', async () => {

@@ -6,6 +6,23 @@ import { RecordCodec, type RecordOwner } from '../../mock/store/record-codec';
 
 const roundTrip = (codec: RecordCodec, value: unknown) => codec.decode(codec.encode(value)!);
 
+/**
+ * A row that names an id and a scope, as a record table does: their 16 bytes when they are
+ * canonical (lowercase) UUIDs, else only their text.
+ */
+function rowOwner(id: (row: number) => string, scope: (row: number) => string): RecordOwner {
+  return { rowId: id, rowScope: scope, rowUuid: (row, ofScope, into) => uuidBytes(ofScope ? scope(row) : id(row), into) };
+}
+
+function uuidBytes(text: string, into: Uint8Array): boolean {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(text)) return false;
+  into.set(Buffer.from(text.replaceAll('-', ''), 'hex'));
+  return true;
+}
+
+const UUID_A = '3f0e4b1c-9a6d-4e2f-8b7a-1c2d3e4f5a6b';
+const UUID_B = '9b2d7e10-1c3a-4f5e-8d6c-0a1b2c3d4e5f';
+
 describe('the record codec', () => {
   it('when given an operation-like record, then it gives back an equal one with the same key order, frozen to the leaves', () => {
     const codec = new RecordCodec();
@@ -96,7 +113,10 @@ describe('the record codec', () => {
     const id = '3f0e4b1c-9a6d-4e2f-8b7a-1c2d3e4f5a6b';
     const scope = '9b2d7e10-1c3a-4f5e-8d6c-0a1b2c3d4e5f';
     const timeline = { id, operationId: scope, eventType: 'OPERATION_REQUESTED', note: id };
-    const owner: RecordOwner = { rowId: (row) => (row === 7 ? id : 'another'), rowScope: (row) => (row === 7 ? scope : 'another') };
+    const owner = rowOwner(
+      (row) => (row === 7 ? id : 'another'),
+      (row) => (row === 7 ? scope : 'another'),
+    );
     const plain = codec.encode(timeline)!;
     const owned = codec.encode(timeline, { id, scope })!;
     // Three texts of 36 chars, 17 bytes each as UUIDs, are one byte each.
@@ -122,7 +142,10 @@ describe('the record codec', () => {
     fc.assert(
       fc.property(json, fc.constantFrom('row-id', 'all'), fc.constantFrom('row-scope', 'all', ''), (value, id, scope) => {
         const codec = new RecordCodec();
-        const owner: RecordOwner = { rowId: () => id, rowScope: () => scope };
+        const owner = rowOwner(
+          () => id,
+          () => scope,
+        );
         const kept = codec.encode(value, { id, scope })!;
         expect(JSON.stringify(codec.decode(kept, owner, 0))).toBe(JSON.stringify(value));
       }),
@@ -242,7 +265,7 @@ describe('the record codec', () => {
     const digest = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('base64url'));
     // Names (no digits: dictionary entries), escapes, wide text, the row's own id and scope, UUIDs, instants, digests.
     const text = fc.oneof(
-      fc.constantFrom('row-id', 'row-scope', 'BRL', 'SETTLED', '', 'a"b\\c\n\u0001', '__proto__', 'toJSON', '1'),
+      fc.constantFrom('row-id', 'row-scope', UUID_A, UUID_B, 'BRL', 'SETTLED', '', 'a"b\\c\n\u0001', '__proto__', 'toJSON', '1'),
       fc.string({ maxLength: 30 }),
       fc.string({ maxLength: 8, unit: 'binary' }),
       fc.uuid(),
@@ -256,14 +279,22 @@ describe('the record codec', () => {
       object: fc.dictionary(text, tie('value'), { maxKeys: 5 }),
     })).value;
     fc.assert(
-      fc.property(json, (value) => {
-        const codec = new RecordCodec();
-        const owner: RecordOwner = { rowId: () => 'row-id', rowScope: () => 'row-scope' };
-        const kept = codec.encode(value, { id: 'row-id', scope: 'row-scope' })!;
-        // Twice: the second time the dictionary's and the shapes' JSON are the ones kept from the first.
-        for (let i = 0; i < 2; i++) expect(codec.json(kept, owner, 0)).toBe(JSON.stringify(codec.decode(kept, owner, 0)));
-        expect(codec.json(kept, owner, 0)).toBe(JSON.stringify(value));
-      }),
+      // The row's id and scope as other text, or as UUIDs (written from their bytes), upper case among them (text).
+      fc.property(
+        json,
+        fc.constantFrom(['row-id', 'row-scope'], [UUID_A, UUID_B], [UUID_A.toUpperCase(), UUID_B]),
+        (value, [id, scope]) => {
+          const codec = new RecordCodec();
+          const owner = rowOwner(
+            () => id,
+            () => scope,
+          );
+          const kept = codec.encode(value, { id: id, scope: scope })!;
+          // Twice: the second time the dictionary's and the shapes' JSON are the ones kept from the first.
+          for (let i = 0; i < 2; i++) expect(codec.json(kept, owner, 0)).toBe(JSON.stringify(codec.decode(kept, owner, 0)));
+          expect(codec.json(kept, owner, 0)).toBe(JSON.stringify(value));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -278,9 +309,16 @@ describe('the record codec', () => {
       list: [undefined, 1, -0],
     };
     const kept = codec.encode(record, { id: 'op-1', scope: 'c' })!;
-    expect(codec.json(kept, { rowId: () => 'op-1', rowScope: () => 'c' }, 0)).toBe(
-      '{"id":"op-1","at":"2025-03-10T14:30:00.123Z","again":"2025-03-10T14:30:00.123Z","list":[null,1,0]}',
-    );
+    expect(
+      codec.json(
+        kept,
+        rowOwner(
+          () => 'op-1',
+          () => 'c',
+        ),
+        0,
+      ),
+    ).toBe('{"id":"op-1","at":"2025-03-10T14:30:00.123Z","again":"2025-03-10T14:30:00.123Z","list":[null,1,0]}');
     expect(codec.json(codec.encode(undefined)!)).toBeUndefined();
   });
 
@@ -290,6 +328,19 @@ describe('the record codec', () => {
     const record = { first: at, long: 'x'.repeat(5000), again: at, list: Array.from({ length: 300 }, (_, i) => ({ at, i, n: `é${i}` })) };
     const kept = codec.encode(record)!;
     expect(codec.json(kept)).toBe(JSON.stringify(record));
+  });
+
+  it('when a record names far dictionary entries and shapes (one- to three-byte numbers), then it is written and read exactly', () => {
+    const codec = new RecordCodec();
+    // 20,000 names and shapes: their numbers pass 127 (two varint bytes) and 16,383 (three).
+    for (let i = 0; i < 20_000; i++) codec.name(`name-${i}`);
+    for (let i = 0; i < 20_000; i++) codec.encode({ [`field-${i}`]: true });
+    for (const n of [5, 200, 16_383, 16_384, 19_999]) {
+      const record = { [`field-${n}`]: `name-${n}`, list: [`name-${n}`, { [`field-${n}`]: n }] };
+      const kept = codec.encode(record)!;
+      expect(codec.json(kept)).toBe(JSON.stringify(record));
+      expect(codec.decode(kept)).toStrictEqual(record);
+    }
   });
 
   it('when a kept form cut short is written as JSON, then it is refused as decoding refuses it', () => {
