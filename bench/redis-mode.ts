@@ -52,7 +52,7 @@ export interface RedisModeRow {
   rps: number;
   p50: number;
   p99: number;
-  /** Mean latency by Little's law (connections ÷ req/s): autocannon's percentiles are whole ms. */
+  /** Mean latency by Little's law (connections ÷ req/s), beside the percentiles (lib/load.ts, to 0.01 ms). */
   latencyMs: number;
   non2xx: number;
   /** Requests answered over all rounds. */

@@ -35,10 +35,7 @@ export interface ScalingRow {
   rps: number;
   p50: number;
   p99: number;
-  /**
-   * Mean latency in ms by Little's law (connections ÷ req/s): autocannon records whole
-   * milliseconds, so its p50 and mean cannot tell 0.3 ms from 0.6 ms; this can.
-   */
+  /** Mean latency in ms by Little's law (connections ÷ req/s), over every answer of the run. */
   latencyMs: number;
   non2xx: number;
 }
