@@ -128,6 +128,8 @@ export class RecordCodec {
   private jsonAt = 0;
   /** Where `json` wrote each instant of the record (its opening quote), in order: a repeat copies those bytes. */
   private readonly instantsWrittenAt: number[] = [];
+  /** How many of `instantsWrittenAt` are this record's (a count, not the array's length: setting a length calls the runtime). */
+  private instantsWrittenAtCount = 0;
   /** For the decode under way: the hidden property its top-level object gets, until that object is read. */
   private hidden: Hidden | undefined = undefined;
   private lastInstant = -1;
@@ -141,6 +143,8 @@ export class RecordCodec {
   /** The instants of the record being encoded (ms) or decoded (text), in order: a repeat names its index. */
   private instantsWritten: number[] = [];
   private instantsRead: string[] = [];
+  /** How many of `instantsRead` are this record's (as instantsWrittenAtCount). */
+  private instantsReadCount = 0;
   /** While encoding a row's record: its id and scope (undefined otherwise, so no text matches). */
   private ownId: string | undefined = undefined;
   private ownScope: string | undefined = undefined;
@@ -236,7 +240,7 @@ export class RecordCodec {
   jsonBytes(input: Buffer, start: number, length: number, owner?: RecordOwner, row = -1): string | undefined {
     this.startReading(input, start, length, owner, row);
     this.jsonAt = 0;
-    this.instantsWrittenAt.length = 0;
+    this.instantsWrittenAtCount = 0;
     try {
       if (length > 0 && input[start] === UNDEFINED) return undefined;
       this.writeJson();
@@ -253,7 +257,7 @@ export class RecordCodec {
     this.input = input;
     this.at = start;
     this.end = start + length;
-    this.instantsRead.length = 0;
+    this.instantsReadCount = 0;
     this.owner = owner;
     this.ownerRow = row;
   }
@@ -532,11 +536,14 @@ export class RecordCodec {
           this.lastInstant = ms;
           this.lastInstantText = isoInstant(ms);
         }
-        this.instantsRead.push(this.lastInstantText);
+        this.instantsRead[this.instantsReadCount++] = this.lastInstantText;
         return this.lastInstantText;
       }
-      case SAME_INSTANT:
-        return this.instantsRead[this.readVarint()];
+      case SAME_INSTANT: {
+        const n = this.readVarint();
+        if (n >= this.instantsReadCount) throw new Error(`record codec: a repeated instant at ${this.at} names none read before`);
+        return this.instantsRead[n];
+      }
       case DIGEST: {
         const start = this.at;
         this.at += 32;
@@ -630,7 +637,7 @@ export class RecordCodec {
         this.at++;
         let ms = 0;
         for (let i = 0; i < 6; i++) ms = ms * 256 + this.next();
-        this.instantsWrittenAt.push(this.jsonAt);
+        this.instantsWrittenAt[this.instantsWrittenAtCount++] = this.jsonAt;
         if (!writesInPlace(ms)) return this.jsonPlain(isoInstant(ms));
         // Digits straight into the output: no string in between (an operation holds several).
         this.jsonRoom(26);
@@ -643,7 +650,8 @@ export class RecordCodec {
       }
       case SAME_INSTANT: {
         this.at++;
-        const from = this.instantsWrittenAt[this.readVarint()];
+        const n = this.readVarint();
+        const from = n < this.instantsWrittenAtCount ? this.instantsWrittenAt[n] : undefined;
         if (from === undefined) throw new Error(`record codec: a repeated instant at ${this.at} names none written before`);
         // The bytes written for it the first time, up to and with its closing quote.
         let end = from + 1;
