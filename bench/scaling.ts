@@ -6,7 +6,7 @@
 // bench signs with the seeded mock's secret), then to create operations (transfers: they need
 // no quote from the client, so every request is one create); sizes alternate, several rounds,
 // medians. Also the memory a stored operation takes.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, median, type LoadRequest, type LoadResult } from './lib/load';
@@ -142,7 +142,7 @@ async function startSubject(size: number, statsFile: string): Promise<Subject> {
   // code as users run it. Through tsx's loader the same pages cost more, the more so the more
   // records a page writes from their kept form (measured: bench/README.md).
   const script = projectPath('dist', 'bench', 'servers', 'seeded-mock.js');
-  if (!existsSync(script)) throw new Error(`scaling: ${script} is missing: run \`npm run build\` first (npm run bench does)`);
+  assertBuilt(script);
   const server = await startServer({
     name: `fos-mock, ${size} operations`,
     command: process.execPath,
@@ -186,6 +186,20 @@ async function startSubject(size: number, statsFile: string): Promise<Subject> {
     await server.stop();
     throw error;
   }
+}
+
+/**
+ * The compiled server is there and not older than the mock's sources: an old build would measure
+ * old code without a word (`npx tsx bench/run.ts` skips the build that `npm run bench` runs).
+ */
+function assertBuilt(script: string): void {
+  const rebuild = 'run `npm run build` first (npm run bench does)';
+  if (!existsSync(script)) throw new Error(`scaling: ${script} is missing: ${rebuild}`);
+  const built = statSync(script).mtimeMs;
+  const newer = ['mock', join('bench', 'servers'), join('bench', 'lib')]
+    .flatMap((dir) => readdirSync(projectPath(dir), { recursive: true, encoding: 'utf8' }).map((file) => join(projectPath(dir), file)))
+    .find((file) => file.endsWith('.ts') && statSync(file).mtimeMs > built);
+  if (newer) throw new Error(`scaling: ${newer} is newer than ${script}: ${rebuild}`);
 }
 
 /** The V8 heap in use plus array buffers (seeded-mock.ts) of the subject's process after a full GC. */
