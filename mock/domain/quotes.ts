@@ -1,10 +1,11 @@
 // Quote pricing and the seed's quote rules: a quote belongs to one customer and one account,
 // expires, and is consumed by at most one operation.
 import { ServiceError } from '../errors/catalogue';
-import { Decimal, scaleOf, type AssetScales } from './money';
+import { Decimal, isFixedAt, scaleOf, type AssetScales } from './money';
 import type { QuoteRecord } from '../store/records';
 
-const MAX_AMOUNT = new Decimal(10).pow(20);
+/** An amount is below 10^20: at most 20 digits before the point. */
+const MAX_WHOLE_DIGITS = 20;
 
 export interface Rate {
   sourceAsset: string;
@@ -48,21 +49,38 @@ export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetSc
   const targetScale = scaleOf(request.targetAsset, scales);
   const given = request.sourceAmount !== undefined ? 'sourceAmount' : 'targetAmount';
   const givenScale = given === 'sourceAmount' ? sourceScale : targetScale;
-  // Parsed once; each amount below is rounded as a Decimal and written once.
-  const value = new Decimal((request.sourceAmount ?? request.targetAmount) as string);
-  if (!value.greaterThan(0)) throw invalid(given, 'must be greater than zero');
+  const text = (request.sourceAmount ?? request.targetAmount) as string;
+  // Parsed once; each amount below is rounded as a Decimal and written once. (Fewer Decimals
+  // than comparing with 0 and taking abs() make: this runs on every quote.)
+  const value = new Decimal(text);
+  if (!aboveZero(value)) throw invalid(given, 'must be greater than zero');
   // Written as `!(… <= …)`: a value with no decimal places to count (NaN) fails here, as before.
   if (!(value.decimalPlaces() <= givenScale)) throw invalid(given, `has more than ${givenScale} decimal places`);
 
   const factor = rateValue(rate);
   const source = given === 'sourceAmount' ? value : value.dividedBy(factor).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
   const target = given === 'sourceAmount' ? value.times(factor).toDecimalPlaces(targetScale, Decimal.ROUND_DOWN) : value;
-  if (!target.greaterThan(0)) throw invalid(given, 'is too small to buy any of the target asset');
-  // Amounts travel as decimal strings of at most 20 integer digits (the document's pattern).
-  if (source.abs().greaterThanOrEqualTo(MAX_AMOUNT) || target.abs().greaterThanOrEqualTo(MAX_AMOUNT)) {
+  if (!aboveZero(target)) throw invalid(given, 'is too small to buy any of the target asset');
+  // The amount given is sent back as written when it is already at its scale (isFixedAt: the text toFixed would write).
+  const sourceAmount = source === value && isFixedAt(text, sourceScale) ? text : source.toFixed(sourceScale);
+  const targetAmount = target === value && isFixedAt(text, targetScale) ? text : target.toFixed(targetScale);
+  // Amounts travel as decimal strings of at most 20 integer digits (the document's pattern). Both
+  // are exact at their scale here, so their text's whole digits are the value's.
+  if (wholeDigits(sourceAmount) > MAX_WHOLE_DIGITS || wholeDigits(targetAmount) > MAX_WHOLE_DIGITS) {
     throw invalid(given, 'is too large: the converted amount would exceed 20 integer digits');
   }
-  return { sourceAmount: source.toFixed(sourceScale), targetAmount: target.toFixed(targetScale), rate };
+  return { sourceAmount, targetAmount, rate };
+}
+
+/** `value > 0` without the Decimal that comparing with 0 makes (NaN is neither positive nor zero: false, as comparing it is). */
+function aboveZero(value: Decimal): boolean {
+  return value.isPositive() && !value.isZero();
+}
+
+/** The digits before the point of a decimal text (as toFixed writes it: no exponent). */
+function wholeDigits(text: string): number {
+  const point = text.indexOf('.');
+  return (point === -1 ? text.length : point) - (text.charCodeAt(0) === 45 ? 1 : 0);
 }
 
 /** Each rate's Decimal, parsed once (a Decimal never changes); the rate table is a handful of rows. */

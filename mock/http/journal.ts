@@ -8,6 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { exchangeOf, type JournalExchange } from './journal-exchange';
 import { localsOf } from './request-id';
 import type { Clock } from '../clock';
+import { isoInstant } from '../store/iso-instant';
 
 export const JOURNAL_SIZE = 1000;
 
@@ -133,7 +134,8 @@ export class Journal {
   /** Records the request once, when its answer is finished or its connection closes. */
   track(clock: Clock, req: IncomingMessage, res: ServerResponse, path: string, url: string = req.url ?? path): void {
     const started = process.hrtime.bigint();
-    const at = clock.nowIso();
+    // isoInstant: toISOString's text without a Date (store/iso-instant.ts); this runs on every request.
+    const at = isoInstant(clock.now());
     let recorded = false;
     const record = () => {
       if (recorded) return;

@@ -3,8 +3,7 @@
 // large arrays rather than a million strings and map entries (about 100 bytes each). Any other id
 // (fixtures, tests, imported snapshots) goes in an ordinary Map.
 import { ByteKeySlots } from './byte-key-slots';
-
-const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+import { HEX_CODES, readUuid } from './uuid-bytes';
 
 export class IdIndex {
   /** Each UUID id as its 16 bytes, naming its row. */
@@ -84,26 +83,8 @@ export class IdIndex {
     if (id === this.lastParsed) return this.lastWasUuid;
     this.lastParsed = id;
     this.lastWasUuid = false;
-    if (id.length !== 36) return false;
-    let at = 0;
-    for (let i = 0; i < 36; i++) {
-      if (i === 8 || i === 13 || i === 18 || i === 23) {
-        if (id.charCodeAt(i) !== 45) return false;
-        continue;
-      }
-      const high = hexValue(id.charCodeAt(i));
-      const low = hexValue(id.charCodeAt(++i));
-      if (high < 0 || low < 0) return false;
-      this.scratch[at++] = (high << 4) | low;
-    }
+    if (id.length !== 36 || !readUuid(id, 0, this.scratch, 0)) return false;
     this.lastWasUuid = true;
     return true;
   }
-}
-
-/** 0 to 15 for a lowercase hex digit, -1 for anything else. */
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 97 && code <= 102) return code - 87;
-  return -1;
 }

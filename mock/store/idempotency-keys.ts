@@ -4,18 +4,24 @@
 // operation. Two UUIDs are kept as their 32 bytes behind a marker (a 56-byte string); any other key
 // as it is, escaped when it could be taken for a packed one. `unpackKey(packKey(k)) === k`.
 
+import { readUuid } from './uuid-bytes';
+
 const PACKED = 1;
 const ESCAPED = '\u0002';
-/** A lowercase hex digit's value by char code; -1 for other chars below 128 (upper case too: packed keys are lowercase), none above. */
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
 /** The marker and 32 bytes of the key being packed (one array, reused: packing runs twice per idempotent request). */
-const packed = new Array<number>(33);
+const packed = new Uint8Array(33);
+
+/** The key packed last and its packed form: a request's key is packed to claim it and again to complete it. */
+let lastKey = '';
+let lastPacked = '';
 
 export function packKey(key: string): string {
+  if (key === lastKey) return lastPacked;
   if (key.length === 73 && packUuidPair(key)) {
     // One flat string of 33 one-byte chars (a concatenation would be a rope).
-    return String.fromCharCode.apply(null, packed);
+    lastPacked = String.fromCharCode.apply(null, packed as unknown as number[]);
+    lastKey = key;
+    return lastPacked;
   }
   const first = key.charCodeAt(0);
   return first === PACKED || key.startsWith(ESCAPED) ? ESCAPED + key : key;
@@ -25,26 +31,7 @@ export function packKey(key: string): string {
 function packUuidPair(key: string): boolean {
   if (key.charCodeAt(36) !== 58) return false;
   packed[0] = PACKED;
-  let out = 1;
-  for (let at = 0; at < 73;) {
-    // The hyphens of each UUID (8-4-4-4-12) and the colon between them.
-    const inUuid = at < 36 ? at : at - 37;
-    if (inUuid === 8 || inUuid === 13 || inUuid === 18 || inUuid === 23) {
-      if (key.charCodeAt(at) !== 45) return false;
-      at++;
-      continue;
-    }
-    if (at === 36) {
-      at++;
-      continue;
-    }
-    const high = HEX_VALUE[key.charCodeAt(at)] ?? -1;
-    const low = HEX_VALUE[key.charCodeAt(at + 1)] ?? -1;
-    if (high < 0 || low < 0) return false;
-    packed[out++] = (high << 4) | low;
-    at += 2;
-  }
-  return true;
+  return readUuid(key, 0, packed, 1) && readUuid(key, 37, packed, 17);
 }
 
 export function unpackKey(kept: string): string {

@@ -49,7 +49,7 @@ export class IdempotencyMap<V> {
     this.values.push(value);
     this.live++;
     if (isPackedKey(key)) {
-      this.read(key);
+      // `scratch` holds the key's bytes already: entryOf read them just above.
       this.packed.add(next, this.scratch);
     } else {
       const kept = flatCopy(key);

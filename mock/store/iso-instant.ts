@@ -26,7 +26,33 @@ function two(out: Uint8Array, at: number, n: number): void {
 export function isoInstant(ms: number): string {
   if (!writesInPlace(ms)) return new Date(ms).toISOString();
   writeIsoInstant(ms, chars, 0);
-  return (chars as unknown as Latin1Slicer).latin1Slice(0, 24);
+  const text = (chars as unknown as Latin1Slicer).latin1Slice(0, 24);
+  rememberInstant(text, ms);
+  return text;
+}
+
+/**
+ * The last few instants written here or read by the record codec, as text and ms. Why: a record
+ * made now is kept (encoded) a moment after its instants were written, and its answer again
+ * (a quote's createdAt and expiresAt: four readings of two texts per quote); the codec read each
+ * digit by digit. Compared by `===`: the same string, the usual case, is one comparison.
+ */
+const KNOWN = 4;
+const knownTexts: string[] = new Array<string>(KNOWN).fill('');
+const knownMs = new Float64Array(KNOWN);
+let nextKnown = 0;
+
+/** Remembers that `text` is the instant `ms` (`isoInstant(ms) === text`, ms such that writesInPlace). */
+export function rememberInstant(text: string, ms: number): void {
+  knownTexts[nextKnown] = text;
+  knownMs[nextKnown] = ms;
+  nextKnown = (nextKnown + 1) % KNOWN;
+}
+
+/** The ms of `text` when it is one of the instants remembered lately; else undefined. */
+export function knownInstantMs(text: string): number | undefined {
+  for (let i = 0; i < KNOWN; i++) if (knownTexts[i] === text) return knownMs[i];
+  return undefined;
 }
 
 /** Whether `writeIsoInstant` can write `ms` (a whole number of ms from 1970 to 9999: 24 chars). */

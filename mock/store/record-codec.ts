@@ -15,7 +15,8 @@
 // Values it cannot keep exactly (a Date, a Map, a class instance, a function) make `encode`
 // answer undefined: the caller keeps such a record as the object itself.
 
-import { isoInstant, writeIsoInstant, writesInPlace } from './iso-instant';
+import { HEX_CODES, readUuid } from './uuid-bytes';
+import { isoInstant, knownInstantMs, rememberInstant, writeIsoInstant, writesInPlace } from './iso-instant';
 
 const NULL = 0;
 const TRUE = 1;
@@ -50,12 +51,10 @@ const DIGEST = 16;
 
 const DIGEST_PATTERN = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Text worth a dictionary entry: at most 48 chars without digits (assets, statuses, names; not amounts or ids). */
 /** The dictionary stops growing here (text past it is written out): it never grows without bound. */
 const MAX_NAMES = 1 << 16;
 const MAX_SHAPES = 1 << 16;
-const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 
 class Unkeepable extends Error {}
 
@@ -370,7 +369,7 @@ export class RecordCodec {
     if (text === this.ownScope) return this.byte(OWN_SCOPE);
     // Instants first: never dictionary names, and the commonest text after ids.
     if (text.length === 24 && text.charCodeAt(10) === 84 && text.charCodeAt(23) === 90) {
-      const ms = instantMs(text);
+      const ms = knownInstantMs(text) ?? instantMs(text);
       if (ms !== undefined) {
         // A record repeats its instants (an operation's creation and update, its state's, each
         // settled transaction's): the second time, two bytes instead of seven.
@@ -408,17 +407,7 @@ export class RecordCodec {
       this.byte(NAME);
       return this.varint(name);
     }
-    if (text.length === 36 && text.charCodeAt(8) === 45 && UUID_PATTERN.test(text)) {
-      const out = this.reserve(17);
-      let at = this.length;
-      out[at++] = UUID;
-      for (let i = 0; i < 36; i++) {
-        if (i === 8 || i === 13 || i === 18 || i === 23) continue;
-        out[at++] = (hexValue(text.charCodeAt(i)) << 4) | hexValue(text.charCodeAt(++i));
-      }
-      this.length = at;
-      return;
-    }
+    if (text.length === 36 && text.charCodeAt(8) === 45 && this.writeUuid(text)) return;
     if (this.names.length < MAX_NAMES && text.length <= 48 && !hasDigit(text)) {
       const id = this.names.length;
       this.names.push(text);
@@ -439,6 +428,15 @@ export class RecordCodec {
       out[at++] = c;
     }
     this.length = at;
+  }
+
+  /** A canonical UUID as UUID and its 16 bytes; false, with nothing written, for any other text. */
+  private writeUuid(text: string): boolean {
+    const out = this.reserve(17);
+    out[this.length] = UUID;
+    if (!readUuid(text, 0, out, this.length + 1)) return false;
+    this.length += 17;
+    return true;
   }
 
   /** `text` as WIDE at `start` (in place of what was begun there): two bytes per UTF-16 unit. */
@@ -836,7 +834,9 @@ function instantMs(text: string): number | undefined {
   if (second < 0 || second > 59 || ms < 0) return undefined;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (day > DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0)) return undefined;
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const instant = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  rememberInstant(text, instant);
+  return instant;
 }
 
 /**
@@ -876,8 +876,4 @@ function hasDigit(text: string): boolean {
     if (c >= 48 && c <= 57) return true;
   }
   return false;
-}
-
-function hexValue(code: number): number {
-  return code <= 57 ? code - 48 : code - 87;
 }

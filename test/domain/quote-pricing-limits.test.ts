@@ -2,6 +2,8 @@
 // each rejected amount names its field with a message saying why, the scale checked is the one
 // of the asset whose amount was given, and amounts keep to at most 20 integer digits.
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { Decimal } from '../../mock/domain/money';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { priceQuote, rateFor, type PriceRequest, type Rate } from '../../mock/domain/quotes';
 
@@ -112,5 +114,70 @@ describe('amounts have at most 20 integer digits', () => {
       field: 'body.sourceAmount',
       message: tooLarge,
     });
+  });
+});
+
+describe('any amount the document allows is priced as decimal arithmetic says', () => {
+  /**
+   * The pricing rules written plainly: the given amount at its scale, the other converted at the
+   * pair's rate and rounded against the customer at its scale, both above zero and under 10^20.
+   */
+  function expected(request: PriceRequest): { price: object } | { message: string } {
+    const given = request.sourceAmount !== undefined ? 'sourceAmount' : 'targetAmount';
+    const value = new Decimal((request.sourceAmount ?? request.targetAmount) as string);
+    const sourceScale = scales[request.sourceAsset as keyof typeof scales];
+    const targetScale = scales[request.targetAsset as keyof typeof scales];
+    if (!value.greaterThan(0)) return { message: 'must be greater than zero' };
+    const givenScale = given === 'sourceAmount' ? sourceScale : targetScale;
+    if (value.decimalPlaces() > givenScale) return { message: `has more than ${givenScale} decimal places` };
+    const rate = rateFor(request.sourceAsset, request.targetAsset, rates);
+    const source = given === 'sourceAmount' ? value : value.dividedBy(rate).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
+    const target = given === 'sourceAmount' ? value.times(rate).toDecimalPlaces(targetScale, Decimal.ROUND_DOWN) : value;
+    if (!target.greaterThan(0)) return { message: 'is too small to buy any of the target asset' };
+    const limit = new Decimal(10).pow(20);
+    if (source.greaterThanOrEqualTo(limit) || target.greaterThanOrEqualTo(limit)) {
+      return { message: 'is too large: the converted amount would exceed 20 integer digits' };
+    }
+    return { price: { sourceAmount: source.toFixed(sourceScale), targetAmount: target.toFixed(targetScale), rate } };
+  }
+
+  /** A DecimalString of the document (up to 20 whole digits, up to 18 decimals), written any way it allows. */
+  const amountText = fc
+    .tuple(
+      fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,19}$/)),
+      fc.option(fc.stringMatching(/^[0-9]{1,8}$/), { nil: undefined }),
+    )
+    .map(([whole, decimals]) => (decimals === undefined ? whole : `${whole}.${decimals}`));
+  const pair = fc.constantFrom(
+    ...rates.map((r) => [r.sourceAsset, r.targetAsset] as const),
+    ['BRL', 'BRL'] as const,
+    ['USDT', 'USDT'] as const,
+  );
+
+  it("the price, or the reason it is refused, is the plain rules' for every pair, amount and side", () => {
+    fc.assert(
+      fc.property(pair, amountText, fc.boolean(), ([sourceAsset, targetAsset], text, fromSource) => {
+        const request: PriceRequest = fromSource
+          ? { sourceAsset, targetAsset, sourceAmount: text }
+          : { sourceAsset, targetAsset, targetAmount: text };
+        const want = expected(request);
+        if ('price' in want) {
+          expect(priceQuote(request, rates, scales)).toEqual(want.price);
+        } else {
+          expect(fieldError(price(request))).toEqual({
+            field: `body.${fromSource ? 'sourceAmount' : 'targetAmount'}`,
+            message: want.message,
+          });
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('an amount given at its scale is sent back as it was written; any other is written at the scale', () => {
+    expect(priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '7.50' }, rates, scales).sourceAmount).toBe('7.50');
+    expect(priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '7.5' }, rates, scales).sourceAmount).toBe('7.50');
+    expect(priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', targetAmount: '1.000000' }, rates, scales).targetAmount).toBe('1.000000');
+    expect(priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', targetAmount: '1' }, rates, scales).targetAmount).toBe('1.000000');
   });
 });

@@ -17,6 +17,18 @@ describe('idempotency keys as the memory store keeps them', () => {
     expect(unpackKey(kept)).toBe(key);
   });
 
+  it('a key packed again, right after or after others, is kept alike each time (packed to claim it, then to complete it)', () => {
+    const first = `${CUSTOMER}:${CLIENT_KEY}`;
+    const second = `${CLIENT_KEY}:${CUSTOMER}`;
+    const kept = packKey(first);
+    expect(packKey(first)).toBe(kept);
+    expect(packKey(second)).not.toBe(kept);
+    expect(unpackKey(packKey(second))).toBe(second);
+    expect(packKey([CUSTOMER, CLIENT_KEY].join(':'))).toBe(kept);
+    expect(packKey(`${CUSTOMER}:order-42`)).toBe(`${CUSTOMER}:order-42`);
+    expect(packKey(first)).toBe(kept);
+  });
+
   it('any other key is kept as it is, or escaped when it could pass for a packed one', () => {
     expect(packKey(`${CUSTOMER}:order-42`)).toBe(`${CUSTOMER}:order-42`);
     expect(packKey(`${CUSTOMER}:${CLIENT_KEY.toUpperCase()}`)).toBe(`${CUSTOMER}:${CLIENT_KEY.toUpperCase()}`);

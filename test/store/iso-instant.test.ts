@@ -1,7 +1,7 @@
 // The codec's instant writer (mock/store/iso-instant.ts) writes what Date.prototype.toISOString writes.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { isoInstant } from '../../mock/store/iso-instant';
+import { isoInstant, knownInstantMs, rememberInstant } from '../../mock/store/iso-instant';
 
 describe('an instant written back as text', () => {
   it('is the text toISOString gives, for any millisecond from 1970 to the end of 9999', () => {
@@ -34,5 +34,25 @@ describe('an instant written back as text', () => {
       ),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('the instants remembered lately (what the record codec reads before parsing a text)', () => {
+  it('an instant just written is known by its text as its ms, and forgotten after four newer ones', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 253_402_300_799_999 }), { minLength: 5, maxLength: 12 }), (instants) => {
+        const texts = instants.map((ms) => isoInstant(ms));
+        // The last four are known, each as the ms it was written from (or one equal in text).
+        for (const text of texts.slice(-4)) expect(knownInstantMs(text)).toBe(Date.parse(text));
+        for (const text of texts.slice(0, -4)) if (!texts.slice(-4).includes(text)) expect(knownInstantMs(text)).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a text equal to a remembered one, though another string, is known too; a text never met is not', () => {
+    rememberInstant('2026-11-27T15:00:00.123Z', Date.parse('2026-11-27T15:00:00.123Z'));
+    expect(knownInstantMs(['2026-11-27T15:00:00', '.123Z'].join(''))).toBe(Date.parse('2026-11-27T15:00:00.123Z'));
+    expect(knownInstantMs('2026-11-27T15:00:00.124Z')).toBeUndefined();
   });
 });
