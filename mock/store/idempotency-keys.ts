@@ -4,12 +4,13 @@
 // operation. Two UUIDs are kept as their 32 bytes behind a marker (a 56-byte string); any other key
 // as it is, escaped when it could be taken for a packed one. `unpackKey(packKey(k)) === k`.
 
+import { latin1Text } from './buffer-text';
 import { readUuid } from './uuid-bytes';
 
 const PACKED = 1;
 const ESCAPED = '\u0002';
 /** The marker and 32 bytes of the key being packed (one array, reused: packing runs twice per idempotent request). */
-const packed = new Uint8Array(33);
+const packed = Buffer.alloc(33);
 
 /** The key packed last and its packed form: a request's key is packed to claim it and again to complete it. */
 let lastKey = '';
@@ -18,8 +19,8 @@ let lastPacked = '';
 export function packKey(key: string): string {
   if (key === lastKey) return lastPacked;
   if (key.length === 73 && packUuidPair(key)) {
-    // One flat string of 33 one-byte chars (a concatenation would be a rope).
-    lastPacked = String.fromCharCode.apply(null, packed as unknown as number[]);
+    // One flat string of 33 one-byte chars (a concatenation would be a rope), by Buffer's own latin1 reader.
+    lastPacked = latin1Text(packed, 0, 33);
     lastKey = key;
     return lastPacked;
   }

@@ -26,6 +26,15 @@ export class IdempotencyMap<V> {
   private first = 0;
   private live = 0;
   private readonly scratch = new Uint8Array(KEY_BYTES);
+  /** The packed key whose bytes `scratch` holds. */
+  private scratchKey: string | undefined = undefined;
+  /**
+   * The key looked up last and its entry (-1: none). A request looks its key up five times in a
+   * row (its claim gets and sets it, its completion gets it twice and sets it): one search.
+   * Forgotten when an entry goes (delete, clear); set, the only caller of compact, names its own.
+   */
+  private lastKey: string | undefined = undefined;
+  private lastEntry = -1;
 
   get size(): number {
     return this.live;
@@ -48,8 +57,11 @@ export class IdempotencyMap<V> {
     const next = this.values.length;
     this.values.push(value);
     this.live++;
+    this.lastKey = key;
+    this.lastEntry = next;
     if (isPackedKey(key)) {
-      // `scratch` holds the key's bytes already: entryOf read them just above.
+      // Usually read already, by the look-up just above.
+      if (this.scratchKey !== key) this.read(key);
       this.packed.add(next, this.scratch);
     } else {
       const kept = flatCopy(key);
@@ -60,6 +72,7 @@ export class IdempotencyMap<V> {
   }
 
   delete(key: string): boolean {
+    this.lastKey = undefined;
     let entry: number | undefined;
     if (isPackedKey(key)) {
       this.read(key);
@@ -86,6 +99,7 @@ export class IdempotencyMap<V> {
   }
 
   clear(): void {
+    this.lastKey = undefined;
     this.packed.clear();
     this.values = [];
     this.others.clear();
@@ -94,10 +108,18 @@ export class IdempotencyMap<V> {
   }
 
   private entryOf(key: string): number | undefined {
-    if (!isPackedKey(key)) return this.others.get(key);
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.lastEntry = this.search(key);
+    }
+    return this.lastEntry < 0 ? undefined : this.lastEntry;
+  }
+
+  /** The entry of `key`, or -1. */
+  private search(key: string): number {
+    if (!isPackedKey(key)) return this.others.get(key) ?? -1;
     this.read(key);
-    const entry = this.packed.find(this.scratch);
-    return entry < 0 ? undefined : entry;
+    return this.packed.find(this.scratch);
   }
 
   private keyOf(entry: number): string {
@@ -107,6 +129,7 @@ export class IdempotencyMap<V> {
   /** A packed key's 32 bytes into `scratch`. */
   private read(key: string): void {
     for (let i = 0; i < KEY_BYTES; i++) this.scratch[i] = key.charCodeAt(i + 1);
+    this.scratchKey = key;
   }
 
   /** Drops the deleted entries before the first live one, once they are many: entries renumber from 0. */

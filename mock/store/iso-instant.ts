@@ -5,17 +5,14 @@
 // operation listed for the first time. The calendar is Hinnant's days-to-civil algorithm
 // (proleptic Gregorian, as Date's), exact in integers.
 
+import { latin1Text } from './buffer-text';
+
 const MS_PER_DAY = 86_400_000;
 /** 9999-12-31T23:59:59.999Z: past it toISOString writes a six-digit year with a sign, so Date answers. */
 const LAST = 253_402_300_799_999;
 
 /** One buffer, filled by each call: its separators never change, only the digits. */
 const chars = Buffer.from('0000-00-00T00:00:00.000Z', 'latin1');
-
-/** Buffer's own latin1 reader, without toString's argument handling (as record-codec.ts uses it). */
-interface Latin1Slicer {
-  latin1Slice(start: number, end: number): string;
-}
 
 function two(out: Uint8Array, at: number, n: number): void {
   out[at] = 48 + ((n / 10) | 0);
@@ -26,7 +23,7 @@ function two(out: Uint8Array, at: number, n: number): void {
 export function isoInstant(ms: number): string {
   if (!writesInPlace(ms)) return new Date(ms).toISOString();
   writeIsoInstant(ms, chars, 0);
-  const text = (chars as unknown as Latin1Slicer).latin1Slice(0, 24);
+  const text = latin1Text(chars, 0, 24);
   rememberInstant(text, ms);
   return text;
 }

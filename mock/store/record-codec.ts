@@ -15,6 +15,7 @@
 // Values it cannot keep exactly (a Date, a Map, a class instance, a function) make `encode`
 // answer undefined: the caller keeps such a record as the object itself.
 
+import { latin1Text, utf8Text } from './buffer-text';
 import { HEX_CODES, readUuid } from './uuid-bytes';
 import { isoInstant, knownInstantMs, rememberInstant, writeIsoInstant, writesInPlace } from './iso-instant';
 
@@ -78,16 +79,6 @@ export interface RecordOwner {
 export interface Hidden {
   key: symbol;
   value: unknown;
-}
-
-/** Buffer's own latin1 reader, without toString's argument handling (undocumented, stable since Node 0.x). */
-interface Latin1Slicer {
-  latin1Slice(start: number, end: number): string;
-}
-
-/** Buffer's own UTF-8 reader, as latin1Slice (the text `json` writes may go beyond Latin-1). */
-interface Utf8Slicer {
-  utf8Slice(start: number, end: number): string;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -168,7 +159,7 @@ export class RecordCodec {
    */
   encode(value: unknown, own?: { id: string; scope: string }): string | undefined {
     const length = this.encodeBytes(value, own);
-    return length === undefined ? undefined : (this.out as unknown as Latin1Slicer).latin1Slice(0, length);
+    return length === undefined ? undefined : latin1Text(this.out, 0, length);
   }
 
   /**
@@ -244,7 +235,7 @@ export class RecordCodec {
       if (length > 0 && input[start] === UNDEFINED) return undefined;
       this.writeJson();
       // One flat string from the bytes (text built by `+=` would be a rope of small strings, flattened later).
-      return (this.jsonOut as unknown as Utf8Slicer).utf8Slice(0, this.jsonAt);
+      return utf8Text(this.jsonOut, 0, this.jsonAt);
     } finally {
       this.input = EMPTY;
       this.owner = undefined;
@@ -507,7 +498,7 @@ export class RecordCodec {
         const start = this.at;
         this.at = start + n;
         if (this.at > this.end) throw new Error(`record codec: the kept form ends inside text at ${start}`);
-        return (this.input as unknown as Latin1Slicer).latin1Slice(start, this.at);
+        return latin1Text(this.input, start, this.at);
       }
       case WIDE: {
         const codes = new Array<number>(this.readVarint());
@@ -524,7 +515,7 @@ export class RecordCodec {
           chars[at++] = HEX_CODES[b >>> 4]!;
           chars[at++] = HEX_CODES[b & 15]!;
         }
-        return (chars as unknown as Latin1Slicer).latin1Slice(0, 36);
+        return latin1Text(chars, 0, 36);
       }
       case INSTANT: {
         let ms = 0;

@@ -7,7 +7,12 @@ import fc from 'fast-check';
 import { IdempotencyMap } from '../../mock/store/idempotency-map';
 import { packKey } from '../../mock/store/idempotency-keys';
 
-type Op = { op: 'set'; key: string; value: string } | { op: 'delete'; key: string } | { op: 'sweep'; count: number } | { op: 'clear' };
+type Op =
+  | { op: 'set'; key: string; value: string }
+  | { op: 'get'; key: string }
+  | { op: 'delete'; key: string }
+  | { op: 'sweep'; count: number }
+  | { op: 'clear' };
 
 /** Both maps after the same operations; every get and the key order compared on the way. */
 function run(ops: Op[], keys: string[]): void {
@@ -17,6 +22,9 @@ function run(ops: Op[], keys: string[]): void {
     if (step.op === 'set') {
       ours.set(step.key, step.value);
       model.set(step.key, step.value);
+    } else if (step.op === 'get') {
+      // Between the other steps: the map remembers the key it looked up last.
+      expect(ours.get(step.key)).toBe(model.get(step.key));
     } else if (step.op === 'delete') {
       expect(ours.delete(step.key)).toBe(model.delete(step.key));
     } else if (step.op === 'sweep') {
@@ -43,10 +51,11 @@ describe('the idempotency map', () => {
   const others = ['k1', `${randomUUID()}:my-key`, packKey('\u0001looks-packed'), ''];
   const keys = [...packed, ...others];
 
-  it('answers as a Map would after any series of sets, deletes, sweeps and clears', () => {
+  it('answers as a Map would after any series of sets, gets, deletes, sweeps and clears', () => {
     const key = fc.constantFrom(...keys);
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({ op: fc.constant('set' as const), key, value: fc.string({ minLength: 1, maxLength: 3 }) }),
+      fc.record({ op: fc.constant('get' as const), key }),
       fc.record({ op: fc.constant('delete' as const), key }),
       fc.record({ op: fc.constant('sweep' as const), count: fc.nat(4) }),
       fc.constant({ op: 'clear' as const }),
@@ -65,9 +74,33 @@ describe('the idempotency map', () => {
       live.push(key);
       if (i % 10 === 0) ops.push({ op: 'set', key: live[live.length - 1]!, value: `done-${i}` });
       if (i % 100 === 99) ops.push({ op: 'sweep', count: 90 });
+      // A key looked up again after the entries moved (a sweep, the front dropped): found where it is now.
+      if (i % 100 === 0 || i % 100 === 99) ops.push({ op: 'get', key: live[Math.floor(live.length / 2)]! }, { op: 'get', key });
     }
     // Every key ever set: the swept ones must be gone from both.
     run(ops, live);
+  });
+
+  it('a key deleted or cleared just after a look-up, then set again, is a new last entry (the last look-up is forgotten)', () => {
+    for (const [first, second] of [packed.slice(0, 2), others.slice(0, 2)] as Array<[string, string]>) {
+      const map = new IdempotencyMap<string>();
+      map.set(first, 'a');
+      map.set(second, 'b');
+      expect(map.get(first)).toBe('a');
+      expect(map.delete(first)).toBe(true);
+      expect(map.get(first)).toBeUndefined();
+      map.set(first, 'c');
+      expect(map.size).toBe(2);
+      expect([...map.keys()]).toEqual([second, first]);
+      expect(map.get(second)).toBe('b');
+      expect(map.get(first)).toBe('c');
+      // Cleared just after a look-up, then set again: the only entry.
+      map.clear();
+      map.set(first, 'd');
+      expect(map.size).toBe(1);
+      expect([...map.keys()]).toEqual([first]);
+      expect(map.get(first)).toBe('d');
+    }
   });
 
   it('refuses an undefined value, which would read as no entry', () => {
