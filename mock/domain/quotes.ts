@@ -61,12 +61,15 @@ export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetSc
   const source = given === 'sourceAmount' ? value : value.dividedBy(factor).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
   const target = given === 'sourceAmount' ? value.times(factor).toDecimalPlaces(targetScale, Decimal.ROUND_DOWN) : value;
   if (!aboveZero(target)) throw invalid(given, 'is too small to buy any of the target asset');
-  // The amount given is sent back as written when it is already at its scale (isFixedAt: the text toFixed would write).
+  // The amount given is sent back as written when it is already at its scale (isFixedAt: the text
+  // toFixed would write, so no caller can tell; it only saves a Decimal written out).
+  // Stryker disable next-line ConditionalExpression: equivalent, see above
   const sourceAmount = source === value && isFixedAt(text, sourceScale) ? text : source.toFixed(sourceScale);
+  // Stryker disable next-line ConditionalExpression: equivalent, see above
   const targetAmount = target === value && isFixedAt(text, targetScale) ? text : target.toFixed(targetScale);
   // Amounts travel as decimal strings of at most 20 integer digits (the document's pattern). Both
-  // are exact at their scale here, so their text's whole digits are the value's.
-  if (wholeDigits(sourceAmount) > MAX_WHOLE_DIGITS || wholeDigits(targetAmount) > MAX_WHOLE_DIGITS) {
+  // are exact at their scale and above zero here, so their text's whole digits are the value's.
+  if (wholeDigits(sourceAmount, sourceScale) > MAX_WHOLE_DIGITS || wholeDigits(targetAmount, targetScale) > MAX_WHOLE_DIGITS) {
     throw invalid(given, 'is too large: the converted amount would exceed 20 integer digits');
   }
   return { sourceAmount, targetAmount, rate };
@@ -77,20 +80,22 @@ function aboveZero(value: Decimal): boolean {
   return value.isPositive() && !value.isZero();
 }
 
-/** The digits before the point of a decimal text (as toFixed writes it: no exponent). */
-function wholeDigits(text: string): number {
-  const point = text.indexOf('.');
-  return (point === -1 ? text.length : point) - (text.charCodeAt(0) === 45 ? 1 : 0);
+/** The digits before the point of a positive amount written by toFixed(scale): no sign, no exponent, `scale` decimals after a point. */
+function wholeDigits(text: string, scale: number): number {
+  return text.length - (scale > 0 ? scale + 1 : 0);
 }
 
 /** Each rate's Decimal, parsed once (a Decimal never changes); the rate table is a handful of rows. */
 const rateValues = new Map<string, Decimal>();
 const MAX_RATE_VALUES = 1024;
 
+// A cache no caller can tell from parsing each time: its mutants are equivalent.
 function rateValue(rate: string): Decimal {
   let value = rateValues.get(rate);
+  // Stryker disable next-line ConditionalExpression: equivalent, see above
   if (value === undefined) {
     // Bounded whatever the fixtures hold: past the bound, start again.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see above
     if (rateValues.size >= MAX_RATE_VALUES) rateValues.clear();
     rateValues.set(rate, (value = new Decimal(rate)));
   }

@@ -109,6 +109,33 @@ describe('amounts have at most 20 integer digits', () => {
     });
   });
 
+  it('an asset of scale 0 (no decimals written) keeps to 20 digits too', () => {
+    const whole = { JPY: 0, USDT: 6 };
+    const yen: Rate[] = [{ sourceAsset: 'USDT', targetAsset: 'JPY', rate: '150' }];
+    const twenty = '99999999999999999999';
+    expect(priceQuote({ sourceAsset: 'JPY', targetAsset: 'JPY', sourceAmount: twenty }, [], whole)).toEqual({
+      sourceAmount: twenty,
+      targetAmount: twenty,
+      rate: '1',
+    });
+    expect(fieldError(() => priceQuote({ sourceAsset: 'JPY', targetAsset: 'JPY', sourceAmount: `1${'0'.repeat(20)}` }, [], whole))).toEqual(
+      {
+        field: 'body.sourceAmount',
+        message: tooLarge,
+      },
+    );
+    // 700000000000000000 USDT at 150 is 1.05 × 10^20 JPY: 21 digits.
+    expect(
+      fieldError(() => priceQuote({ sourceAsset: 'USDT', targetAsset: 'JPY', sourceAmount: '700000000000000000' }, yen, whole)),
+    ).toEqual({
+      field: 'body.sourceAmount',
+      message: tooLarge,
+    });
+    expect(priceQuote({ sourceAsset: 'USDT', targetAsset: 'JPY', sourceAmount: '600000000000000000' }, yen, whole).targetAmount).toBe(
+      '90000000000000000000',
+    );
+  });
+
   it('a given amount of 10^20 itself is rejected even at rate 1', () => {
     expect(fieldError(price({ sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '100000000000000000000' }))).toEqual({
       field: 'body.sourceAmount',
