@@ -68,8 +68,14 @@ export function priceQuote(request: PriceRequest, rates: Rate[], scales: AssetSc
   // Stryker disable next-line ConditionalExpression: equivalent, see above
   const targetAmount = target === value && isFixedAt(text, targetScale) ? text : target.toFixed(targetScale);
   // Amounts travel as decimal strings of at most 20 integer digits (the document's pattern). Both
-  // are exact at their scale and above zero here, so their text's whole digits are the value's.
-  if (wholeDigits(sourceAmount, sourceScale) > MAX_WHOLE_DIGITS || wholeDigits(targetAmount, targetScale) > MAX_WHOLE_DIGITS) {
+  // are exact at their scale here, so their text's whole digits are the value's; a rate of 0 (or
+  // one written as Infinity) in the fixtures makes an amount infinite, which is past any bound.
+  if (
+    !source.isFinite() ||
+    !target.isFinite() ||
+    wholeDigits(sourceAmount, sourceScale) > MAX_WHOLE_DIGITS ||
+    wholeDigits(targetAmount, targetScale) > MAX_WHOLE_DIGITS
+  ) {
     throw invalid(given, 'is too large: the converted amount would exceed 20 integer digits');
   }
   return { sourceAmount, targetAmount, rate };
@@ -80,9 +86,12 @@ function aboveZero(value: Decimal): boolean {
   return value.isPositive() && !value.isZero();
 }
 
-/** The digits before the point of a positive amount written by toFixed(scale): no sign, no exponent, `scale` decimals after a point. */
+/**
+ * The digits before the point of a finite amount written by toFixed(scale): no exponent, `scale`
+ * decimals after a point, a minus sign first when negative (a negative rate in the fixtures).
+ */
 function wholeDigits(text: string, scale: number): number {
-  return text.length - (scale > 0 ? scale + 1 : 0);
+  return text.length - (scale > 0 ? scale + 1 : 0) - (text.charCodeAt(0) === 45 ? 1 : 0);
 }
 
 /** Each rate's Decimal, parsed once (a Decimal never changes); the rate table is a handful of rows. */

@@ -136,6 +136,20 @@ describe('amounts have at most 20 integer digits', () => {
     );
   });
 
+  it('a rate of 0 or Infinity in the fixtures makes the converted amount too large, never an amount written "Infinity"', () => {
+    const broken = (rate: string): Rate[] => [{ sourceAsset: 'BRL', targetAsset: 'USDT', rate }];
+    expect(fieldError(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', targetAmount: '1.00' }, broken('0'), scales))).toEqual({
+      field: 'body.targetAmount',
+      message: tooLarge,
+    });
+    expect(
+      fieldError(() => priceQuote({ sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.00' }, broken('Infinity'), scales)),
+    ).toEqual({
+      field: 'body.sourceAmount',
+      message: tooLarge,
+    });
+  });
+
   it('a given amount of 10^20 itself is rejected even at rate 1', () => {
     expect(fieldError(price({ sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '100000000000000000000' }))).toEqual({
       field: 'body.sourceAmount',
