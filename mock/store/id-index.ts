@@ -3,7 +3,7 @@
 // large arrays rather than a million strings and map entries (about 100 bytes each). Any other id
 // (fixtures, tests, imported snapshots) goes in an ordinary Map.
 import { ByteKeySlots } from './byte-key-slots';
-import { HEX_CODES, readUuid } from './uuid-bytes';
+import { readUuid, writeUuid } from './uuid-bytes';
 
 export class IdIndex {
   /** Each UUID id as its 16 bytes, naming its row. */
@@ -12,7 +12,7 @@ export class IdIndex {
   private readonly otherIds = new Map<number, string>();
   private readonly scratch = new Uint8Array(16);
   /** A UUID's chars with hyphens in place, filled in by each idOf. */
-  private readonly idChars = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+  private readonly idChars = Buffer.alloc(36);
   private lastParsed = '';
   private lastWasUuid = false;
   private count = 0;
@@ -56,16 +56,8 @@ export class IdIndex {
     if (other !== undefined) return other;
     // Written into one buffer and read as one flat string: the record codec asks this for every
     // record it decodes that refers to its own id.
-    const bytes = this.uuids.keyOf(row);
-    const chars = this.idChars;
-    let at = 0;
-    for (let i = 0; i < 16; i++) {
-      if (i === 4 || i === 6 || i === 8 || i === 10) at++;
-      const b = bytes[i] as number;
-      chars[at++] = HEX_CODES[b >>> 4]!;
-      chars[at++] = HEX_CODES[b & 15]!;
-    }
-    return chars.toString('latin1', 0, 36);
+    writeUuid(this.uuids.keyOf(row), 0, this.idChars, 0);
+    return this.idChars.toString('latin1', 0, 36);
   }
 
   /**

@@ -9,7 +9,7 @@ import { readUuid } from './uuid-bytes';
 
 const PACKED = 1;
 const ESCAPED = '\u0002';
-/** The marker and 32 bytes of the key being packed (one array, reused: packing runs twice per idempotent request). */
+/** The marker and 32 bytes of the key being packed (one array, reused: every idempotent request packs its key). */
 const packed = Buffer.alloc(33);
 
 /** The key packed last and its packed form: a request's key is packed to claim it and again to complete it. */

@@ -16,7 +16,7 @@
 // answer undefined: the caller keeps such a record as the object itself.
 
 import { latin1Text, utf8Text } from './buffer-text';
-import { HEX_CODES, readUuid } from './uuid-bytes';
+import { readUuid, writeUuid } from './uuid-bytes';
 import { isoInstant, knownInstantMs, rememberInstant, writeIsoInstant, writesInPlace } from './iso-instant';
 
 const NULL = 0;
@@ -85,9 +85,14 @@ const EMPTY = Buffer.alloc(0);
 const NULL_JSON = Buffer.from('null');
 const TRUE_JSON = Buffer.from('true');
 const FALSE_JSON = Buffer.from('false');
-const [QUOTE, BACKSLASH, HYPHEN, COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [...'"\\-,{}[]'].map((c) =>
-  c.charCodeAt(0),
-) as [number, number, number, number, number, number, number, number];
+/** The char codes of JSON's punctuation, as the JSON writer puts them in its bytes. */
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+const COMMA = 0x2c; // ,
+const OPEN_BRACE = 0x7b; // {
+const CLOSE_BRACE = 0x7d; // }
+const OPEN_BRACKET = 0x5b; // [
+const CLOSE_BRACKET = 0x5d; // ]
 
 export class RecordCodec {
   private readonly names: string[] = [];
@@ -102,7 +107,7 @@ export class RecordCodec {
   private readonly float = new Float64Array(1);
   private readonly floatBytes = new Uint8Array(this.float.buffer);
   /** A UUID's chars, hyphens in place, filled in by each decode. */
-  private readonly uuidChars = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+  private readonly uuidChars = Buffer.alloc(36);
   /** A row's own id or scope as a UUID's bytes, filled in by `json` (RecordOwner.rowUuid). */
   private readonly uuidBytes = new Uint8Array(16);
   /** Per shape, a function that reads its values into an object literal of that shape. */
@@ -506,16 +511,10 @@ export class RecordCodec {
         return String.fromCharCode(...codes);
       }
       case UUID: {
-        // One flat string (a `+=` chain would be a rope of small strings, several times larger).
-        const chars = this.uuidChars;
-        let at = 0;
-        for (let i = 0; i < 16; i++) {
-          if (i === 4 || i === 6 || i === 8 || i === 10) at++;
-          const b = this.next();
-          chars[at++] = HEX_CODES[b >>> 4]!;
-          chars[at++] = HEX_CODES[b & 15]!;
-        }
-        return latin1Text(chars, 0, 36);
+        if (this.at + 16 > this.end) throw new Error(`record codec: the kept form ends at ${this.end}, inside a value`);
+        writeUuid(this.input, this.at, this.uuidChars, 0);
+        this.at += 16;
+        return latin1Text(this.uuidChars, 0, 36);
       }
       case INSTANT: {
         let ms = 0;
@@ -712,12 +711,7 @@ export class RecordCodec {
     const out = this.jsonOut;
     let at = this.jsonAt;
     out[at++] = QUOTE;
-    for (let i = 0; i < 16; i++) {
-      if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = HYPHEN;
-      const b = bytes[from + i]!;
-      out[at++] = HEX_CODES[b >>> 4]!;
-      out[at++] = HEX_CODES[b & 15]!;
-    }
+    at = writeUuid(bytes, from, out, at);
     out[at++] = QUOTE;
     this.jsonAt = at;
   }

@@ -1,10 +1,10 @@
 // Canonical UUIDs (lowercase, 8-4-4-4-12: what randomUUID makes) as their 16 bytes: record ids
 // (id-index.ts), ids inside kept records (record-codec.ts) and idempotency keys of two UUIDs
 // (idempotency-keys.ts) are kept so. One reader, checked as it reads: a pattern test first would
-// read each text twice.
+// read each text twice; one writer of the text back.
 
 /** Each hex digit's char code, by value: a byte is written back as two of these. */
-export const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 
 /** A lowercase hex digit's value by char code; -1 for any other char below 128 (none above). */
 const HEX_VALUE = new Int8Array(128).fill(-1);
@@ -28,4 +28,19 @@ export function readUuid(text: string, from: number, into: Uint8Array, at: numbe
     into[at++] = (high << 4) | low;
   }
   return true;
+}
+
+/**
+ * Writes the 16 bytes at `from` in `bytes` as the canonical UUID's 36 chars (hyphens in place)
+ * into `out` at `at`; answers where the writing ended. Into a buffer, so that the caller reads one
+ * flat string from it (a `+=` chain would be a rope of small strings, several times larger).
+ */
+export function writeUuid(bytes: Uint8Array, from: number, out: Uint8Array, at: number): number {
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = 45;
+    const b = bytes[from + i]!;
+    out[at++] = HEX_CODES[b >>> 4]!;
+    out[at++] = HEX_CODES[b & 15]!;
+  }
+  return at;
 }

@@ -1,9 +1,10 @@
-// The one reader of canonical UUIDs (mock/store/uuid-bytes.ts) that record ids, ids inside kept
-// records and idempotency keys are kept through: a canonical lowercase UUID is its 16 bytes,
-// anything else is refused, wherever in the text it starts.
+// The one reader and writer of canonical UUIDs (mock/store/uuid-bytes.ts) that record ids, ids
+// inside kept records and idempotency keys are kept through: a canonical lowercase UUID is its 16
+// bytes, anything else is refused, wherever in the text it starts; the bytes are written back as
+// the same text.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { readUuid } from '../../mock/store/uuid-bytes';
+import { readUuid, writeUuid } from '../../mock/store/uuid-bytes';
 
 const bytesOf = (uuid: string) => Buffer.from(uuid.replaceAll('-', ''), 'hex');
 
@@ -39,5 +40,17 @@ describe('a canonical UUID read as its 16 bytes', () => {
     expect(readUuid('0b6a1e4c-2f3d-4e5a9-b8c-7d6e5f4a3b2c', 0, new Uint8Array(16), 0)).toBe(false);
     expect(readUuid('0b6a1e4c-2f3d-4e5a-9b8c7-d6e5f4a3b2c', 0, new Uint8Array(16), 0)).toBe(false);
     expect(readUuid(uuid.slice(0, 35), 0, new Uint8Array(16), 0)).toBe(false);
+  });
+
+  it('16 bytes are written back as the canonical UUID they were read from, at any offset, touching nothing else', () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.nat(8), fc.nat(8), (uuid, from, at) => {
+        const bytes = new Uint8Array(from + 16).fill(0xff);
+        bytes.set(bytesOf(uuid), from);
+        const out = Buffer.alloc(at + 40, '*');
+        expect(writeUuid(bytes, from, out, at)).toBe(at + 36);
+        expect(out.toString('latin1')).toBe(`${'*'.repeat(at)}${uuid}****`);
+      }),
+    );
   });
 });
