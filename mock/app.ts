@@ -25,6 +25,7 @@ import { EventBus } from './events/event-bus';
 import { LIVE_TOPICS, LiveFeed } from './events/live-feed';
 import { liveStreams } from './control/live';
 import { recordOperationTimelines } from './services/operation-timeline';
+import { checkFixtures } from './services/fixture-checks';
 import { loadFixtures, readFixtures, referenceData } from './services/fixtures';
 import { errorHandler } from './http/error-handler';
 import { RateLimiter } from './http/rate-limit';
@@ -134,6 +135,9 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const listOperations = contract.byId.get('listOperations');
   if (config.strictResponses && listOperations) checkListedWhenWritten(store, listOperations, 'operation');
   const fixtures = options.fixtures ?? readFixtures(config.fixturesPath);
+  // Checked before any of it is stored: a bad file stops start-up naming each bad entry.
+  const source = options.fixtures ? '(given to createApp)' : config.fixturesPath;
+  checkFixtures(fixtures, (name, value) => contract.checkSchema(name, value), source);
   await store.seedOnce(() => loadFixtures(store, fixtures));
 
   const deps: Deps = {

@@ -1,5 +1,6 @@
-// Loads a fixture file (the demo data by default) into a store. Fixtures are data, checked
-// against the API document by a test; a missing or malformed file stops start-up.
+// Loads a fixture file (the demo data by default) into a store. Fixtures are data: a missing or
+// malformed file stops start-up here, and one the mock could not serve stops it in
+// fixture-checks.ts (the demo data is also checked against the document by a test).
 import { readFileSync } from 'node:fs';
 import type { DemoFixtures } from '../../fixtures/types';
 import type { ReferenceData } from './deps';

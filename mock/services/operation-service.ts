@@ -8,7 +8,7 @@ import { buildOperation } from '../domain/operations/build';
 import { settlementPlan } from '../domain/operations/settlement';
 import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } from '../domain/operations/state-machine';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import { buildDepositBrCode, FALLBACK_MERCHANT_CITY } from '../domain/pix';
+import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
 import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../store/records';
 import { resourceEvent } from '../events/resource-event';
@@ -68,8 +68,8 @@ export class OperationService {
       payload: buildDepositBrCode({
         operationId: id,
         merchantName: ownerName(account),
-        // An owner without an address has no city: the BR Code's own fallback city stands in.
-        merchantCity: account.account.owner.address?.city ?? FALLBACK_MERCHANT_CITY,
+        // A city with nothing a BR Code can write gets the BR Code's own fallback (buildDepositBrCode).
+        merchantCity: account.account.owner.address.city,
       }),
       expiresAt: new Date(this.deps.clock.now() + FUNDING_WINDOW_MS).toISOString(),
     };

@@ -1,7 +1,8 @@
 // The one module that loads the document and compiles its validators, once, at start-up.
 // The mock (request and response checks) and the contract suite both import it.
-import { DEFAULT_DOCUMENT_PATH, isObject, loadDocument, type Json, type OpenApiDocument } from './document';
+import { DEFAULT_DOCUMENT_PATH, isObject, loadDocument, type OpenApiDocument } from './document';
 import { bodyChecker, buildOperations, validatorKey, type OperationContract, type ResponseCheck } from './operations';
+import { schemaKey } from './named-schemas';
 import { loadPrecompiled } from './precompiled';
 import { createCompiler, type FieldError, type Mode } from './validators';
 import { webhookSchemas } from './webhooks';
@@ -36,7 +37,6 @@ export function loadContract(documentPath: string = DEFAULT_DOCUMENT_PATH, optio
   const byId = new Map(operations.map((op) => [op.operationId, op]));
 
   const schemaChecks = new Map<string, (value: unknown) => ResponseCheck>();
-  const checkerFor = (schema: Json) => bodyChecker(compiler, schema);
 
   const webhookChecks = new Map<string, (value: unknown) => ResponseCheck>();
   for (const [event, schema] of webhookSchemas(document))
@@ -52,7 +52,7 @@ export function loadContract(documentPath: string = DEFAULT_DOCUMENT_PATH, optio
       if (!check) {
         const schemas = document.components.schemas;
         if (!isObject(schemas) || !(name in schemas)) throw new Error(`fos-mock: no schema named ${name} in the document`);
-        check = checkerFor({ $ref: `#/components/schemas/${name}` });
+        check = bodyChecker(compiler, { $ref: `#/components/schemas/${name}` }, schemaKey(name));
         schemaChecks.set(name, check);
       }
       return check(value);

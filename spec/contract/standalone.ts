@@ -7,8 +7,9 @@
 // to tell drift from error on a failure, are still compiled when first needed.
 import { basename, dirname, relative, sep } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
-import { loadDocument, type Json } from './document';
+import { isObject, loadDocument, type Json } from './document';
 import { buildOperations, bodyChecker, validatorKey } from './operations';
+import { schemaKey, STARTUP_SCHEMAS } from './named-schemas';
 import { documentHash, standalonePath } from './precompiled';
 import { FORMATS_PATH, makeAjv } from './ajv-instance';
 import type { ValidateFunction } from 'ajv/dist/2020';
@@ -54,6 +55,9 @@ export function generateStandalone(documentPath: string): string {
   const compiler = recordingCompiler(seen);
   buildOperations(doc, compiler);
   for (const [event, schema] of webhookSchemas(doc)) bodyChecker(compiler, schema, validatorKey('webhook', event));
+  // Those of them this document has (the control API's has some of them too).
+  for (const name of STARTUP_SCHEMAS.filter((n) => isObject(doc.components.schemas) && n in doc.components.schemas))
+    bodyChecker(compiler, { $ref: `#/components/schemas/${name}` }, schemaKey(name));
 
   const sections = (['strict', 'parameters'] as const).map((mode) => {
     const ajv = makeAjv(doc, mode, formatsFrom(documentPath));

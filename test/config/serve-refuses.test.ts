@@ -2,6 +2,9 @@
 // listening (before this check, CLOCK_START=garbage printed "listening" and the first request
 // killed the process).
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/free-port';
 import { projectPath } from '../../spec/project-root';
@@ -35,5 +38,19 @@ describe('fos-mock serve with a bad setting', () => {
     const run = serve({ PORT: 'abc' });
     expect(run.status).toBe(2);
     expect(run.stderr.trim()).toBe('fos-mock: PORT must be a whole number from 0 to 65535, got "abc"');
+  }, 90_000);
+
+  it('a fixture file with a rate that is not a number stops start-up naming the entry, and never listens', async () => {
+    const demo = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as { rates: Array<{ rate: string }> };
+    demo.rates[1]!.rate = 'five';
+    const path = join(mkdtempSync(join(tmpdir(), 'fos-serve-')), 'bad-rate.json');
+    writeFileSync(path, JSON.stringify(demo));
+    const run = serve({ PORT: String(await freePort()) }, ['--fixtures', path]);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `fos-mock: fixtures ${path} are not usable:`,
+      '  rates[1].rate must match pattern "^(0|[1-9][0-9]{0,19})(\\.[0-9]{1,18})?$" (DecimalString)',
+    ]);
+    expect(run.stdout).not.toContain('listening');
   }, 90_000);
 });

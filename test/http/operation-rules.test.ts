@@ -1,7 +1,8 @@
 // The rules of creating operations a client reads in the answers: which field a refusal names,
 // which payment instruction a withdrawal pays, the PIX charge's merchant, the owner a transfer
 // names, and the assets an account may move. Run on the demo data plus a few records of our own
-// (an individual's account with no address and only BRL, a beneficiary with several instructions).
+// (an individual's account in a city a BR Code cannot spell and only BRL, a beneficiary with several
+// instructions), each valid against the document as the mock checks fixtures (fixture-checks.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseDepositBrCode, normaliseBrCodeText, MERCHANT_CITY_MAX } from '../../mock/domain/pix';
@@ -28,7 +29,14 @@ function world(): DemoFixtures {
   f.accounts.push({
     ...structuredClone(template),
     id: individualId,
-    owner: { type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Costa' } as unknown as (typeof template)['owner'],
+    owner: {
+      type: 'INDIVIDUAL',
+      firstName: 'Ana',
+      lastName: 'Costa',
+      taxId: structuredClone(template.owner.taxId),
+      // No letter a BR Code carries (A-Z, 0-9) is left of it once normalised.
+      address: { ...structuredClone(template.owner.address), city: '東京' },
+    },
     assets: template.assets.filter((a) => a.currency === 'BRL'),
     tags: [],
   });
@@ -110,7 +118,7 @@ describe('an unknown account or beneficiary is 404 naming the request field', ()
 });
 
 describe('a deposit’s PIX charge', () => {
-  it('names the account owner’s city as the merchant city, and SAO PAULO when the owner has no address', async () => {
+  it('names the account owner’s city as the merchant city, and SAO PAULO when nothing of the city can be written', async () => {
     const withCity = (
       await api
         .post('/v1/operations/deposits', {
@@ -124,7 +132,7 @@ describe('a deposit’s PIX charge', () => {
     expect(city).not.toBe('SAO PAULO');
     expect(parseDepositBrCode(withCity.intent.fundingInstruction.payload)?.merchantCity).toBe(city);
 
-    const noAddress = (
+    const unwritableCity = (
       await api
         .post('/v1/operations/deposits', {
           accountId: individualId,
@@ -133,7 +141,7 @@ describe('a deposit’s PIX charge', () => {
         })
         .expect(201)
     ).body;
-    expect(parseDepositBrCode(noAddress.intent.fundingInstruction.payload)).toMatchObject({
+    expect(parseDepositBrCode(unwritableCity.intent.fundingInstruction.payload)).toMatchObject({
       merchantName: 'ANA COSTA',
       merchantCity: 'SAO PAULO',
     });

@@ -6,10 +6,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_DOCUMENT_PATH, deref, isObject, loadDocument, type JsonObject } from '../../spec/contract/document';
-import { buildOperations, type OperationContract } from '../../spec/contract/operations';
+import { schemaKey, STARTUP_SCHEMAS } from '../../spec/contract/named-schemas';
+import { bodyChecker, buildOperations, type OperationContract } from '../../spec/contract/operations';
 import { loadPrecompiled, standalonePath, type PrecompiledModule } from '../../spec/contract/precompiled';
 import { generateStandalone } from '../../spec/contract/standalone';
 import { createCompiler } from '../../spec/contract/validators';
+import { readFixtures } from '../../mock/services/fixtures';
+import { projectPath } from '../../spec/project-root';
 
 const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
 let runtime: OperationContract[];
@@ -118,6 +121,31 @@ describe('validators generated at build time', () => {
     const expected = quote(runtime).checkRequest(parts);
     expect(expected.errors.length).toBeGreaterThan(0);
     expect(quote(precompiled).checkRequest(parts)).toEqual(expected);
+  });
+
+  it('include the schemas fixtures are checked against at start-up, judging the demo records and broken copies alike', () => {
+    const doc = generated.document as JsonObject;
+    const demo = readFixtures(projectPath('fixtures', 'demo.json'));
+    const samples: Record<(typeof STARTUP_SCHEMAS)[number], unknown[]> = {
+      Account: demo.accounts.flatMap(variants),
+      Beneficiary: demo.beneficiaries.flatMap(variants),
+      Amount: [
+        { value: '0.00', asset: 'BRL', decimals: 2 },
+        { value: '0.0', asset: 'EUR', decimals: 1 },
+        { value: '0', decimals: -1 },
+      ],
+      DecimalString: ['5.400000', '0', '-1', 'abc', 5.4],
+    };
+    for (const name of STARTUP_SCHEMAS) {
+      expect([name, typeof generated.strict[schemaKey(name)]]).toEqual([name, 'function']);
+      const schema = { $ref: `#/components/schemas/${name}` };
+      const atRunTime = bodyChecker(createCompiler(doc as never), schema, schemaKey(name));
+      const built = bodyChecker(createCompiler(doc as never, generated), schema, schemaKey(name));
+      const verdicts = samples[name].map((value) => atRunTime(value));
+      expect(samples[name].map((value) => built(value))).toEqual(verdicts);
+      // Each schema's samples include values it refuses.
+      expect(verdicts.some((v) => v.errors.length + v.drift.length > 0)).toBe(true);
+    }
   });
 
   it('are not used for a document they were not generated from', () => {
