@@ -55,6 +55,8 @@ describe('checking fixtures before the mock starts on them', () => {
         { accountId: f.accounts[1]!.id, asset: 'BRL', value: '1.00' },
         { accountId: f.accounts[1]!.id, asset: 'BRL', value: '2.00' },
         { accountId: 5 as unknown as string, asset: '', value: '3.00' },
+        // Two balances naming no account and no asset are not taken for one balance given twice.
+        { accountId: 5 as unknown as string, asset: '', value: '3.00' },
       ];
     });
     const usdtHolders = demoFixtures()
@@ -66,14 +68,23 @@ describe('checking fixtures before the mock starts on them', () => {
       `balances[1]: the balance BRL of ${demoFixtures().accounts[1]!.id} is an earlier entry's too`,
       'balances[2].accountId must be a non-empty string',
       'balances[2].asset must be a non-empty string',
+      'balances[3].accountId must be a non-empty string',
+      'balances[3].asset must be a non-empty string',
     ]);
   });
 
   it('a rate without its assets is refused naming them, not as a same-asset rate', () => {
     const problems = problemsOf((f) => {
       f.rates[0] = { rate: '1.5' } as unknown as (typeof f.rates)[number];
+      f.rates[1] = { rate: '1.5' } as unknown as (typeof f.rates)[number];
     });
-    expect(problems).toEqual(['rates[0].sourceAsset must be a non-empty string', 'rates[0].targetAsset must be a non-empty string']);
+    // Nor are two such rates taken for one pair given twice.
+    expect(problems).toEqual([
+      'rates[0].sourceAsset must be a non-empty string',
+      'rates[0].targetAsset must be a non-empty string',
+      'rates[1].sourceAsset must be a non-empty string',
+      'rates[1].targetAsset must be a non-empty string',
+    ]);
   });
 
   it('a rate for an asset without a scale, a same-asset rate and a second rate of a pair are refused', () => {
@@ -153,6 +164,34 @@ describe('checking fixtures before the mock starts on them', () => {
       f.customers[1]!.clientSecret = '';
     });
     expect(problems).toEqual(['customers[0].name must be a non-empty string', 'customers[1].clientSecret must be a non-empty string']);
+  });
+
+  it('customers without ids or client ids are refused naming each, not as one customer given twice', () => {
+    const problems = problemsOf((f) => {
+      for (const customer of f.customers) Object.assign(customer, { id: '', clientId: 7 });
+      f.accounts = [];
+      f.accountReview = {};
+      f.balances = [];
+      f.beneficiaries = [];
+    });
+    expect(problems).toEqual([
+      'customers[0].id must be a non-empty string',
+      'customers[0].clientId must be a non-empty string',
+      'customers[1].id must be a non-empty string',
+      'customers[1].clientId must be a non-empty string',
+    ]);
+  });
+
+  it('an account holding an asset entry that is not an asset is refused for the document alone, without a TypeError', () => {
+    const problems = problemsOf((f) => {
+      (f.accounts[0]!.assets as unknown[]).push(null, { currency: 5 });
+    });
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.every((problem) => problem.startsWith('accounts[0].assets') && problem.endsWith('(Account)'))).toBe(true);
+  });
+
+  it('an unknown asset with a scale below zero is refused for the scale (an error is named before drift)', () => {
+    expect(problemsOf((f) => (f.assetScales.EUR = -1))).toEqual(['assetScales.EUR -1 is not a scale of an Amount (decimals must be >= 0)']);
   });
 
   it('an account without its customer is refused for the document and as no customer, not with a TypeError', () => {
