@@ -31,10 +31,9 @@ export function fixtureProblems(fixtures: DemoFixtures, checkSchema: SchemaCheck
     // are checked strictly (an asset the document does not know is a 400), and strict answers
     // (the default) refuse to show it.
     valid(name, value, where) {
-      const { errors, drift } = checkSchema(name, value);
-      for (const error of [...errors, ...drift])
-        problems.push(`${where}${error.field ? `.${error.field}` : ''} ${error.message} (${name})`);
-      return errors.length + drift.length === 0;
+      const found = schemaProblems(checkSchema, name, value);
+      for (const error of found) problems.push(`${where}${error.field ? `.${error.field}` : ''} ${error.message} (${name})`);
+      return found.length === 0;
     },
     text(value, where): value is string {
       if (typeof value === 'string' && value !== '') return true;
@@ -78,6 +77,12 @@ interface Check {
   unique(seen: Set<string>, value: string, where: string): void;
 }
 
+/** A value's errors and drift against a schema of the document: fixtures answer for both (see `valid`). */
+function schemaProblems(checkSchema: SchemaCheck, name: string, value: unknown): FieldError[] {
+  const { errors, drift } = checkSchema(name, value);
+  return [...errors, ...drift];
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -92,10 +97,10 @@ function scalesOf(fixtures: DemoFixtures, checkSchema: SchemaCheck, problems: st
     // Amount checks `decimals` itself, and the zero's text has that many decimals: at most 1,000,
     // so a huge scale makes no huge text (the document allows far fewer, so the verdict is the same).
     const zero = Number.isInteger(decimals) && decimals > 0 ? `0.${'0'.repeat(Math.min(decimals, 1000))}` : '0';
-    const { errors, drift } = checkSchema('Amount', { value: zero, asset, decimals });
-    if (errors.length + drift.length === 0) scales.set(asset, decimals);
+    const found = schemaProblems(checkSchema, 'Amount', { value: zero, asset, decimals });
+    if (found.length === 0) scales.set(asset, decimals);
     else {
-      const why = [...errors, ...drift].map((error) => `${error.field} ${error.message}`).join('; ');
+      const why = found.map((error) => `${error.field} ${error.message}`).join('; ');
       problems.push(`assetScales.${asset} ${JSON.stringify(decimals)} is not a scale of an Amount (${why})`);
     }
   }

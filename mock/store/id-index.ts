@@ -11,7 +11,7 @@ export class IdIndex {
   private readonly others = new Map<string, number>();
   private readonly otherIds = new Map<number, string>();
   private readonly scratch = new Uint8Array(16);
-  /** A UUID's chars with hyphens in place, filled in by each idOf. */
+  /** A UUID's 36 chars, written whole (hyphens too) by writeUuid in each idOf. */
   private readonly idChars = Buffer.alloc(36);
   private lastParsed = '';
   private lastWasUuid = false;

@@ -106,7 +106,7 @@ export class RecordCodec {
   private length = 0;
   private readonly float = new Float64Array(1);
   private readonly floatBytes = new Uint8Array(this.float.buffer);
-  /** A UUID's chars, hyphens in place, filled in by each decode. */
+  /** A UUID's 36 chars, written whole (hyphens too) by writeUuid in each decode of one. */
   private readonly uuidChars = Buffer.alloc(36);
   /** A row's own id or scope as a UUID's bytes, filled in by `json` (RecordOwner.rowUuid). */
   private readonly uuidBytes = new Uint8Array(16);
