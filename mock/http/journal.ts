@@ -133,13 +133,12 @@ export class Journal {
 
   /** Records the request once, when its answer is finished or its connection closes. */
   track(clock: Clock, req: IncomingMessage, res: ServerResponse, path: string, url: string = req.url ?? path): void {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     // isoInstant: toISOString's text without a Date (store/iso-instant.ts); this runs on every request.
     const at = isoInstant(clock.now());
-    let recorded = false;
-    const record = () => {
-      if (recorded) return;
-      recorded = true;
+    // Node's server emits 'close' once for every response, after 'finish' when it was sent whole:
+    // one listener (a 'finish' one too was a second call and made the response's own listener an array).
+    res.once('close', () => {
       const locals = localsOf(res);
       const finished = res.writableFinished;
       const entry: JournalEntry = {
@@ -148,15 +147,13 @@ export class Journal {
         method: req.method ?? '',
         path,
         status: finished ? res.statusCode : 0,
-        latencyMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+        latencyMs: Math.round((performance.now() - started) * 1e3) / 1e3,
         at,
       };
       if (locals.customerId) entry.customerId = locals.customerId as string;
       if (locals.fault) entry.fault = locals.fault as FaultTrace;
       this.add(entry, entry.status >= 400 || entry.status === 0 || this.watched() ? exchangeOf(req, res, url, locals) : undefined);
-    };
-    res.on('finish', record);
-    res.on('close', record);
+    });
   }
 
   /** `track` for the requests Express answers (control API, docs, unknown paths). */
