@@ -6,6 +6,7 @@ import { ServiceError } from '../errors/catalogue';
 import type { Operation } from '../store/records';
 import type { StoreState } from '../store/store';
 import { settleDueWork, type ControlContext } from './context';
+import { snapshotRecordProblems } from './snapshot-checks';
 import { upgradeTimelines } from './timeline-upgrade';
 
 export const SNAPSHOT_VERSION = 1;
@@ -24,13 +25,18 @@ export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
 
 export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Promise<void> {
   const { store, clock } = c.deps;
+  // A timeline saved the old way is upgraded first: the records checked are the records imported.
+  const records = upgradeTimelines(snapshot.records);
+  // Refused before anything waits or changes.
+  const problems = snapshotRecordProblems(records, c.publicContract);
+  if (problems.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: problems });
   // Jobs running now finish first; pending ones are dropped only once the import has succeeded.
   await c.cluster.ask('wait-jobs');
   try {
     await store.importState({
       sequence: snapshot.sequence,
       // A snapshot saved before timelines were one record per operation restores with them.
-      records: upgradeTimelines(snapshot.records),
+      records,
       balances: snapshot.balances,
       idempotency: snapshot.idempotency,
     });

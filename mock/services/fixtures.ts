@@ -13,6 +13,11 @@ export function readFixtures(path: string): DemoFixtures {
   } catch (error) {
     throw new Error(`fos-mock: cannot read fixtures ${path}: ${(error as Error).message}`, { cause: error });
   }
+  // `null`, a list or a number is valid JSON too: named here, not a TypeError on its first field.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    const held = parsed === null ? 'null' : Array.isArray(parsed) ? 'a list' : typeof parsed;
+    throw new Error(`fos-mock: fixtures ${path} must hold a JSON object, not ${held}`);
+  }
   for (const key of ['customers', 'accounts', 'accountReview', 'balances', 'beneficiaries', 'rates', 'assetScales'] as const) {
     if (parsed[key] === undefined) throw new Error(`fos-mock: fixtures ${path} lack "${key}"`);
   }

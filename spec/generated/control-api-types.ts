@@ -89,7 +89,10 @@ export interface paths {
          *     (instant and frozen flag) so quote, token and key expiries answer as they did. Pending
          *     jobs are dropped; auto-settlement is scheduled again for every REQUESTED operation
          *     (at its creation time plus `AUTO_SETTLE_MS`). A malformed snapshot (schema, a repeated
-         *     id or key) is `400 VALIDATION_ERROR` and changes nothing.
+         *     id or key) is `400 VALIDATION_ERROR` and changes nothing; so is one whose accounts,
+         *     beneficiaries, operations, subscriptions or execution logs break the service document
+         *     (drift included) or hold another id than the one they are kept under, with each field
+         *     named (`body.records.<kind>.<index>.record...`).
          */
         post: operations["restoreSnapshot"];
         delete?: never;

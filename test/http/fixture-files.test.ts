@@ -1,5 +1,5 @@
-// A fixture file that cannot be read, or lacks one of the collections, stops start-up with a
-// message naming the file (and the missing collection).
+// A fixture file that cannot be read, holds no JSON object, or lacks one of the collections, stops
+// start-up with a message naming the file (and what it holds, or the missing collection).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,19 @@ describe('reading a fixture file', () => {
     const path = join(dir, 'broken.json');
     writeFileSync(path, '{ not json');
     expect(() => readFixtures(path)).toThrow(new RegExp(`^fos-mock: cannot read fixtures ${path}: .*JSON`));
+  });
+
+  it('a file of JSON that is not an object (null, a list, a number, a string) is refused naming what it holds', () => {
+    for (const [name, text, what] of [
+      ['null', 'null', 'null'],
+      ['list', '[]', 'a list'],
+      ['number', '7', 'number'],
+      ['string', '"demo"', 'string'],
+    ] as const) {
+      const path = join(dir, `${name}.json`);
+      writeFileSync(path, text);
+      expect(() => readFixtures(path)).toThrow(`fos-mock: fixtures ${path} must hold a JSON object, not ${what}`);
+    }
   });
 
   it('a file lacking a collection is refused naming it', () => {

@@ -1,0 +1,99 @@
+// A snapshot is JSON a user can edit: the records the service shows (accounts, beneficiaries,
+// operations, subscriptions, execution logs) are checked against the service document before the
+// import (mock/control/snapshot-checks.ts). A broken one is 400 VALIDATION_ERROR naming each field
+// and changes nothing; before, an account whose owner lost its address was restored and its
+// first deposit failed with a 500.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { snapshotRecordProblems } from '../../mock/control/snapshot-checks';
+import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
+import { startMock, type Authed, type Harness } from '../http/harness';
+import { control, deposit, funded } from './support';
+
+let h: Harness;
+let api: Authed;
+let receiver: Receiver;
+/** A snapshot holding every kind the check reads: a subscription with a delivery logged, operations, accounts, beneficiaries. */
+let snapshot: {
+  records: Record<string, Array<{ id: string; scope: string; key: number; record: Record<string, unknown> }>>;
+  [key: string]: unknown;
+};
+
+beforeAll(async () => {
+  h = await startMock();
+  api = await h.as();
+  receiver = await startReceiver();
+  await api
+    .post('/api/subscriptions', { url: receiver.url, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] })
+    .expect(201);
+  await deposit(api, '7.00');
+  await h.mock.services.webhooks.idle();
+  snapshot = (await control(h).get('/snapshot').expect(200)).body;
+});
+afterAll(async () => {
+  await receiver?.close();
+  await h?.close();
+});
+
+/** The snapshot with one record of `kind` changed by `edit` (a deep copy: the original stays as taken). */
+function withRecord(
+  kind: string,
+  edit: (record: Record<string, unknown> & { account: { owner: Record<string, unknown> } }) => void,
+  at = 0,
+) {
+  const copy = structuredClone(snapshot);
+  edit(copy.records[kind]![at]!.record as Parameters<typeof edit>[0]);
+  return copy;
+}
+
+const fieldsOf = (res: { body: { details?: { fields?: Array<{ field: string; message: string }> } } }) => res.body.details?.fields ?? [];
+
+describe('the records of a snapshot the service shows', () => {
+  it('a snapshot as taken has every kind the check reads, and no problem', () => {
+    for (const kind of ['account', 'beneficiary', 'operation', 'subscription', 'executionLog'])
+      expect(snapshot.records[kind]?.length).toBeGreaterThan(0);
+    expect(snapshotRecordProblems(snapshot.records as never, h.mock.contract)).toEqual([]);
+  });
+
+  it('an account whose owner has no address is refused naming the field, and its deposits go on as before', async () => {
+    const at = snapshot.records.account!.findIndex((item) => item.id === funded.id);
+    const broken = withRecord('account', (record) => delete record.account.owner.address, at);
+    const res = await control(h).post('/snapshot', broken).expect(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    // The owner is one of two forms (oneOf): what the other form lacks is named too.
+    const fields = fieldsOf(res);
+    expect(fields.length).toBeGreaterThan(0);
+    for (const { field } of fields) expect(field.startsWith(`body.records.account.${at}.record.account.owner`)).toBe(true);
+    await deposit(api, '1.00');
+  });
+
+  it('each kind is checked against its schema, drift included, and each problem is named', async () => {
+    const broken = structuredClone(snapshot);
+    broken.records.operation![0]!.record.amount = { value: 'lots', currency: 'BRL' };
+    broken.records.beneficiary![0]!.record.nickname = 'not in the document';
+    delete (broken.records.subscription![0]!.record.subscription as Record<string, unknown>).url;
+    broken.records.executionLog![0]!.record.status = 'MAYBE';
+    const fields = fieldsOf(await control(h).post('/snapshot', broken).expect(400)).map((f) => f.field);
+    for (const prefix of [
+      'body.records.operation.0.record',
+      'body.records.beneficiary.0.record',
+      'body.records.subscription.0.record.subscription',
+      'body.records.executionLog.0.record',
+    ])
+      expect(fields.some((field) => field.startsWith(prefix))).toBe(true);
+  });
+
+  it("a record whose id is not the id it is kept under, or an account's review that is not one, is refused", async () => {
+    const otherId = withRecord('beneficiary', (record) => (record.id = '00000000-0000-4000-8000-000000000000'));
+    expect(fieldsOf(await control(h).post('/snapshot', otherId).expect(400))).toEqual([
+      { field: 'body.records.beneficiary.0.record.id', message: `must be the record's id ${snapshot.records.beneficiary![0]!.id}` },
+    ]);
+    const review = withRecord('account', (record) => (record.review = 'MAYBE'));
+    expect(fieldsOf(await control(h).post('/snapshot', review).expect(400))).toEqual([
+      { field: 'body.records.account.0.record.review', message: 'must be NOT_SUBMITTED or SUBMITTED' },
+    ]);
+  });
+
+  it('the snapshot as taken is restored', async () => {
+    await control(h).post('/snapshot', snapshot).expect(200);
+  });
+});
