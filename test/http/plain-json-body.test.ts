@@ -4,6 +4,7 @@
 // Transfer-Encoding header that sends the same bytes to body-parser.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { gzipSync } from 'node:zlib';
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonBodyReader } from '../../mock/http/body';
@@ -92,5 +93,50 @@ describe('a plain JSON body is read as body-parser reads it', () => {
     req.emit('aborted');
     const e = toServiceError(await reading.catch((error: unknown) => error));
     expect({ status: e?.status, code: e?.code, details: e?.details }).toEqual(short);
+  });
+
+  it('a declared length of 0 is no body at all', async () => {
+    expect(await read([], { 'content-type': 'application/json', 'content-length': '0' })).toEqual({ body: undefined, bytes: undefined });
+  });
+
+  it('a body of exactly the limit is read; a compressed one goes to body-parser, which inflates it', async () => {
+    const exact = Buffer.from(JSON.stringify({ pad: 'x'.repeat(LIMIT - 10) }));
+    expect(exact.length).toBe(LIMIT);
+    expect(await read([exact], { 'content-type': 'application/json', 'content-length': String(LIMIT) })).toEqual({
+      body: JSON.parse(exact.toString()),
+      bytes: LIMIT,
+    });
+    const zipped = gzipSync('{"a":1}');
+    const headers = { 'content-type': 'application/json', 'content-length': String(zipped.length), 'content-encoding': 'gzip' };
+    expect(await read([zipped], headers)).toEqual({ body: { a: 1 }, bytes: 7 });
+  });
+
+  it('a stream that fails mid-body is 400 "could not be read or decoded", as body-parser makes a stream error', async () => {
+    // body-parser's side cannot be read here: raw-body waits on a stream that is not a socket's.
+    const req = fakeRequest({ 'content-type': 'application/json', 'content-length': '20' });
+    const reading = jsonBodyReader(LIMIT)(req, {} as ServerResponse);
+    req.write('{"a":');
+    req.destroy(new Error('connection reset'));
+    const e = toServiceError(await reading.catch((error: unknown) => error));
+    expect({ status: e?.status, code: e?.code, details: e?.details }).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: { fields: [{ field: 'body', message: 'could not be read or decoded' }] },
+    });
+  });
+
+  it('a stream closed mid-body without an error is 400 "was not received whole", and no read leaves a listener behind', async () => {
+    const events = ['data', 'end', 'aborted', 'close', 'error'] as const;
+    const closed = fakeRequest({ 'content-type': 'application/json', 'content-length': '20' });
+    const reading = jsonBodyReader(LIMIT)(closed, {} as ServerResponse);
+    closed.write('{"a":');
+    closed.destroy();
+    expect(toServiceError(await reading.catch((error: unknown) => error))?.details).toEqual(notWhole);
+    for (const event of events) expect(closed.listenerCount(event)).toBe(0);
+    const whole = fakeRequest({ 'content-type': 'application/json', 'content-length': '2' });
+    const read = jsonBodyReader(LIMIT)(whole, {} as ServerResponse);
+    whole.end('{}');
+    await expect(read).resolves.toEqual({});
+    for (const event of events) expect(whole.listenerCount(event)).toBe(0);
   });
 });
