@@ -136,8 +136,10 @@ export class Journal {
     const started = performance.now();
     // isoInstant: toISOString's text without a Date (store/iso-instant.ts); this runs on every request.
     const at = isoInstant(clock.now());
-    // Node's server emits 'close' once for every response, after 'finish' when it was sent whole:
-    // one listener (a 'finish' one too was a second call and made the response's own listener an array).
+    // Node's server emits 'close' once for every response that had its connection, after 'finish'
+    // when it was sent whole: one listener (a 'finish' one too was a second call and made the
+    // response's own listener an array). A pipelined response still queued when its connection
+    // dies gets neither event, as before.
     res.once('close', () => {
       const locals = localsOf(res);
       const finished = res.writableFinished;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonBodyReader } from '../../mock/http/body';
 import { toServiceError } from '../../mock/http/error-handler';
@@ -138,5 +138,18 @@ describe('a plain JSON body is read as body-parser reads it', () => {
     whole.end('{}');
     await expect(read).resolves.toEqual({});
     for (const event of events) expect(whole.listenerCount(event)).toBe(0);
+  });
+
+  it("a request its client left before its body was read (during a fault's latency) is no body, as body-parser finds it", async () => {
+    // A server's request (readable only, not complete, its socket gone), destroyed: body-parser sees it finished and reads nothing.
+    const headers = { 'content-type': 'application/json', 'content-length': '20' };
+    const req = Object.assign(new Readable({ read() {} }), { headers, complete: false }) as unknown as Readable & IncomingMessage;
+    req.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    let settled: unknown = 'pending';
+    void jsonBodyReader(LIMIT)(req, {} as ServerResponse).then((body) => (settled = body));
+    // A few turns of the event loop: nothing is left to come on a destroyed stream.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBeUndefined();
   });
 });
