@@ -104,7 +104,7 @@ describeWithChromium('the inspector, audited', (browser) => {
       // The view is kept in the address. Read in the page: Playwright's page.url() learns of a
       // replaceState from the browser after the key's handler has run, and was seen still at #requests.
       await s.page.keyboard.press('ArrowRight');
-      expect(await s.page.evaluate(() => location.hash)).toBe('#state');
+      expect(await s.page.evaluate<string>('location.hash')).toBe('#state');
     },
     TEST_TIMEOUT_MS,
   );
