@@ -2,18 +2,23 @@
 // control document) are checked against spec/openapi.yaml itself, so no schema is written twice.
 import type { Logger } from 'pino';
 import type { Contract } from '../../spec/contract';
+import type { FieldError } from '../../spec/contract/validators';
 import { ServiceError } from '../errors/catalogue';
 import type { RouteHandler } from '../resources/types';
 
+/**
+ * Where `value` breaks the service document's `schema`, errors and drift alike (the service shows
+ * what it stores, and strict answers refuse drift), each field named under `field`.
+ */
+export function publicProblems(contract: Contract, schema: string, value: unknown, field: string): FieldError[] {
+  const check = contract.checkSchema(schema, value);
+  return [...check.errors, ...check.drift].map((p) => ({ field: p.field ? `${field}.${p.field}` : field, message: p.message }));
+}
+
 /** A request part that the service will store and show (a reason): 400 if the service document would refuse it. */
 export function assertPublic(contract: Contract, schema: string, value: unknown, field: string): void {
-  const check = contract.checkSchema(schema, value);
-  const problems = [...check.errors, ...check.drift];
-  if (problems.length > 0) {
-    throw new ServiceError('VALIDATION_ERROR', {
-      fields: problems.map((p) => ({ field: p.field ? `${field}.${p.field}` : field, message: p.message })),
-    });
-  }
+  const problems = publicProblems(contract, schema, value, field);
+  if (problems.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: problems });
 }
 
 /** Strict mode: a success answer that breaks the service document's schema is a 500, as on the service API. */

@@ -6,6 +6,7 @@
 import type { Contract } from '../../spec/contract';
 import type { FieldError } from '../../spec/contract/validators';
 import type { Kind, StoreState } from '../store/store';
+import { publicProblems } from './public-schemas';
 
 /** Where a kind's stored record holds what the service shows, and the document's schema of it. */
 interface Shown {
@@ -38,9 +39,7 @@ export function snapshotRecordProblems(records: StoreState['records'], contract:
       const where = `body.records.${kind}.${i}.record${part ? `.${part}` : ''}`;
       const record = item.record as Record<string, unknown>;
       const shown = part ? record[part] : record;
-      const { errors, drift } = contract.checkSchema(schema, shown);
-      for (const error of [...errors, ...drift])
-        problems.push({ field: error.field ? `${where}.${error.field}` : where, message: error.message });
+      problems.push(...publicProblems(contract, schema, shown, where));
       const id = (shown as { id?: unknown } | undefined)?.id;
       if (typeof id === 'string' && id !== item.id) problems.push({ field: `${where}.id`, message: `must be the record's id ${item.id}` });
       if (kind === 'account' && !REVIEWS.has(record.review as string))

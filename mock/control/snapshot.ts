@@ -25,7 +25,8 @@ export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
 
 export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Promise<void> {
   const { store, clock } = c.deps;
-  // A timeline saved the old way is upgraded first: the records checked are the records imported.
+  // A snapshot saved before timelines were one record per operation restores with them; upgraded
+  // first, so the records checked are the records imported.
   const records = upgradeTimelines(snapshot.records);
   // Refused before anything waits or changes.
   const problems = snapshotRecordProblems(records, c.publicContract);
@@ -35,7 +36,6 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
   try {
     await store.importState({
       sequence: snapshot.sequence,
-      // A snapshot saved before timelines were one record per operation restores with them.
       records,
       balances: snapshot.balances,
       idempotency: snapshot.idempotency,
