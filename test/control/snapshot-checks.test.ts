@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { snapshotRecordProblems } from '../../mock/control/snapshot-checks';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { startMock, type Authed, type Harness } from '../http/harness';
-import { control, deposit, funded } from './support';
+import { beneficiary, control, d, deposit, funded, quote, reason, withdrawal } from './support';
 
 let h: Harness;
 let api: Authed;
@@ -95,5 +95,74 @@ describe('the records of a snapshot the service shows', () => {
 
   it('the snapshot as taken is restored', async () => {
     await control(h).post('/snapshot', snapshot).expect(200);
+  });
+});
+
+describe('a snapshot the mock took is never refused by the check', () => {
+  it('every kind of operation in every state, a signed subscription and failed deliveries pass it and are restored as taken', async () => {
+    const signed = await startMock({ config: { webhookSigning: true } });
+    // Every delivery answered 500 and not retried: a failed execution log per event.
+    const failing = await startReceiver({ fallback: 500 });
+    try {
+      const me = await signed.as();
+      const ops = control(signed);
+      const subscribed = await me.post('/api/subscriptions', { url: failing.url, includeAll: true, allowRetry: false }).expect(201);
+      expect(subscribed.body.signingSecret).toMatch(/^whsec_/);
+      const other = d.accountsOf(d.c1.id).find((a) => a.id !== funded.id)!;
+      const swapQuote = (
+        await me.post('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '50.00' }).expect(201)
+      ).body;
+      const made = [
+        await deposit(me, '3.00'),
+        await withdrawal(me, '2.00', funded.id, beneficiary.id),
+        // 666.66: this withdrawal fails at settlement with INSUFFICIENT_BALANCE (magic value).
+        await withdrawal(me, '666.66', funded.id, beneficiary.id),
+        (await me.post('/v1/operations/swaps', { accountId: funded.id, quoteId: swapQuote.id }).expect(201)).body,
+        (
+          await me
+            .post('/v1/operations/transfers', { accountId: funded.id, targetAccountId: other.id, asset: 'BRL', amount: '1.00' })
+            .expect(201)
+        ).body,
+      ] as Array<{ id: string }>;
+      for (const op of made) await ops.post(`/operations/${op.id}/settle`).expect(200);
+      const failed = await deposit(me, '4.00');
+      await ops.post(`/operations/${failed.id}/fail`, { reason: { code: 'PAYMENT_NOT_RECEIVED', message: 'Not paid.' } }).expect(200);
+      const held = await deposit(me, '5.00');
+      await ops.post(`/operations/${held.id}/action-required`, { reason }).expect(200);
+      const requested = await deposit(me, '6.00');
+      // A quote no operation used is kept too.
+      await quote(me, '8.00');
+      await signed.mock.services.webhooks.idle();
+
+      const states = (await me.get('/v1/operations?limit=50').expect(200)).body.data.map(
+        (op: { currentState: { status: string } }) => op.currentState.status,
+      );
+      for (const state of ['COMPLETED', 'FAILED', 'ACTION_REQUIRED', 'REQUESTED']) expect(states).toContain(state);
+      const taken = (await ops.get('/snapshot').expect(200)).body;
+      const logs = taken.records.executionLog as Array<{ record: { status: string } }>;
+      expect(logs.length).toBeGreaterThan(0);
+      expect(logs.every((log) => log.record.status !== 'SUCCESS')).toBe(true);
+      expect(snapshotRecordProblems(taken.records, signed.mock.contract)).toEqual([]);
+
+      const before = await Promise.all([
+        me.get('/v1/operations?limit=50').expect(200),
+        me.get(`/v1/subscriptions/${subscribed.body.id}`).expect(200),
+        me.get(`/v1/subscriptions/${subscribed.body.id}/executionLogs?limit=50`).expect(200),
+        me.get(`/v1/operations/${requested.id}`).expect(200),
+      ]);
+      await ops.post('/reset').expect(200);
+      expect((await me.get('/v1/operations?limit=50').expect(200)).body.data).toEqual([]);
+      await ops.post('/snapshot', taken).expect(200);
+      const after = await Promise.all([
+        me.get('/v1/operations?limit=50').expect(200),
+        me.get(`/v1/subscriptions/${subscribed.body.id}`).expect(200),
+        me.get(`/v1/subscriptions/${subscribed.body.id}/executionLogs?limit=50`).expect(200),
+        me.get(`/v1/operations/${requested.id}`).expect(200),
+      ]);
+      expect(after.map((res) => res.body)).toEqual(before.map((res) => res.body));
+    } finally {
+      await failing.close();
+      await signed.close();
+    }
   });
 });

@@ -123,9 +123,11 @@ describe('validators generated at build time', () => {
     expect(quote(precompiled).checkRequest(parts)).toEqual(expected);
   });
 
-  it('include the schemas fixtures are checked against at start-up, judging the demo records and broken copies alike', () => {
+  it('include the schemas fixtures and snapshots are checked against, judging demo records, examples and broken copies alike', () => {
     const doc = generated.document as JsonObject;
     const demo = readFixtures(projectPath('fixtures', 'demo.json'));
+    /** The document's own example of that name, with its broken copies. */
+    const example = (name: string) => variants((deref(doc as never, { $ref: `#/components/examples/${name}` }) as JsonObject).value);
     const samples: Record<(typeof STARTUP_SCHEMAS)[number], unknown[]> = {
       Account: demo.accounts.flatMap(variants),
       Beneficiary: demo.beneficiaries.flatMap(variants),
@@ -135,6 +137,14 @@ describe('validators generated at build time', () => {
         { value: '0', decimals: -1 },
       ],
       DecimalString: ['5.400000', '0', '-1', 'abc', 5.4],
+      ExecutionLog: example('ResentExecutionLog'),
+      Operation: [
+        'RequestedDepositOperation',
+        'RequestedWithdrawalOperation',
+        'CompletedSwapOperation',
+        'RequestedTransferOperation',
+      ].flatMap(example),
+      Subscription: example('OperationSubscription'),
     };
     for (const name of STARTUP_SCHEMAS) {
       expect([name, typeof generated.strict[schemaKey(name)]]).toEqual([name, 'function']);
