@@ -2,11 +2,20 @@
 // and reference data, checked when the mock starts (mock/services/fixture-checks.ts), and those of
 // a snapshot's records, checked when one is imported (mock/control/snapshot-checks.ts). The build
 // precompiles them with the operations' validators (standalone.ts), so `serve` compiles none of
-// them (an import first compiled three, which loaded ajv itself); a name not listed here is still
+// them (an import first compiled four, which loaded ajv itself); a name not listed here is still
 // checked, compiled when first asked for.
 import { validatorKey } from './operations';
 
-export const STARTUP_SCHEMAS = ['Account', 'Amount', 'Beneficiary', 'DecimalString', 'ExecutionLog', 'Operation', 'Subscription'] as const;
+export const STARTUP_SCHEMAS = [
+  'Account',
+  'Amount',
+  'Beneficiary',
+  'DecimalString',
+  'ExecutionLog',
+  'Operation',
+  'Quote',
+  'Subscription',
+] as const;
 
 /** The key of a named schema's validator (`schema.Account`). */
 export function schemaKey(name: string): string {

@@ -91,8 +91,10 @@ export interface paths {
          *     (at its creation time plus `AUTO_SETTLE_MS`). A malformed snapshot (schema, a repeated
          *     id or key) is `400 VALIDATION_ERROR` and changes nothing; so is one whose accounts,
          *     beneficiaries, operations, subscriptions or execution logs break the service document
-         *     (drift included) or hold another id than the one they are kept under, with each field
-         *     named (`body.records.<kind>.<index>.record...`).
+         *     (drift included) or hold another id than the one they are kept under, or whose quotes
+         *     are not as the mock writes them (assets of the reference data, amounts above zero at the
+         *     asset's scale, the Quote they show valid, the customer they are kept under), with each
+         *     field named (`body.records.<kind>.<index>.record...`).
          */
         post: operations["restoreSnapshot"];
         delete?: never;

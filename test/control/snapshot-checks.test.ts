@@ -45,13 +45,19 @@ function withRecord(
   return copy;
 }
 
+/** What the quote check needs of a mock's services. */
+const showing = (mock: Harness) => ({
+  scales: mock.mock.deps.reference.scales,
+  present: (quote: never) => mock.mock.services.quotes.present(quote),
+});
+
 const fieldsOf = (res: { body: { details?: { fields?: Array<{ field: string; message: string }> } } }) => res.body.details?.fields ?? [];
 
 describe('the records of a snapshot the service shows', () => {
   it('a snapshot as taken has every kind the check reads, and no problem', () => {
     for (const kind of ['account', 'beneficiary', 'operation', 'subscription', 'executionLog'])
       expect(snapshot.records[kind]?.length).toBeGreaterThan(0);
-    expect(snapshotRecordProblems(snapshot.records as never, h.mock.contract)).toEqual([]);
+    expect(snapshotRecordProblems(snapshot.records as never, h.mock.contract, showing(h))).toEqual([]);
   });
 
   it('an account whose owner has no address is refused naming the field, and its deposits go on as before', async () => {
@@ -91,6 +97,40 @@ describe('the records of a snapshot the service shows', () => {
     expect(fieldsOf(await control(h).post('/snapshot', review).expect(400))).toEqual([
       { field: 'body.records.account.0.record.review', message: 'must be NOT_SUBMITTED or SUBMITTED' },
     ]);
+  });
+
+  it('a quote whose amount, asset, dates or customer are not what the mock writes is refused naming its field', async () => {
+    const q = await quote(api, '12.00');
+    const taken = (await control(h).get('/snapshot').expect(200)).body as typeof snapshot;
+    const at = taken.records.quote!.findIndex((item) => item.id === q.id);
+    const edited = (edit: (record: Record<string, unknown>) => void) => {
+      const copy = structuredClone(taken);
+      edit(copy.records.quote![at]!.record);
+      return copy;
+    };
+    const where = `body.records.quote.${at}.record`;
+    for (const [edit, field] of [
+      [(r: Record<string, unknown>) => (r.sourceAmount = 'lots'), 'sourceAmount'],
+      // At the asset's scale, as the mock writes it (BRL: 2 places).
+      [(r: Record<string, unknown>) => (r.targetAmount = '12.5'), 'targetAmount'],
+      [(r: Record<string, unknown>) => (r.sourceAmount = '-12.00'), 'sourceAmount'],
+      [(r: Record<string, unknown>) => delete r.rate, 'rate'],
+      [(r: Record<string, unknown>) => (r.sourceAsset = 'DOGE'), 'sourceAsset'],
+      [(r: Record<string, unknown>) => (r.rate = 'one'), 'rate'],
+      [(r: Record<string, unknown>) => (r.expiresAt = 'tomorrow'), 'expiresAt'],
+      [(r: Record<string, unknown>) => (r.customerId = 'me'), 'customerId'],
+      // Another customer's id: the quote would be theirs to read and consume.
+      [(r: Record<string, unknown>) => (r.customerId = d.c2.id), 'customerId'],
+      [(r: Record<string, unknown>) => (r.operationId = 7), 'operationId'],
+      [(r: Record<string, unknown>) => (r.internal = 'no'), 'internal'],
+      [(r: Record<string, unknown>) => (r.id = '00000000-0000-4000-8000-000000000000'), 'id'],
+    ] as const) {
+      const fields = fieldsOf(await control(h).post('/snapshot', edited(edit)).expect(400)).map((f) => f.field);
+      expect([field, fields.length > 0 && fields.every((f) => f === `${where}.${field}`)]).toEqual([field, true]);
+    }
+    // Nothing changed: the quote is still there, and a deposit consumes it.
+    expect((await api.get(`/v1/quotes/${q.id}`).expect(200)).body.status).toBe('OPEN');
+    await api.post('/v1/operations/deposits', { accountId: funded.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201);
   });
 
   it('the snapshot as taken is restored', async () => {
@@ -142,7 +182,7 @@ describe('a snapshot the mock took is never refused by the check', () => {
       const logs = taken.records.executionLog as Array<{ record: { status: string } }>;
       expect(logs.length).toBeGreaterThan(0);
       expect(logs.every((log) => log.record.status !== 'SUCCESS')).toBe(true);
-      expect(snapshotRecordProblems(taken.records, signed.mock.contract)).toEqual([]);
+      expect(snapshotRecordProblems(taken.records, signed.mock.contract, showing(signed))).toEqual([]);
 
       const before = await Promise.all([
         me.get('/v1/operations?limit=50').expect(200),

@@ -144,6 +144,7 @@ describe('validators generated at build time', () => {
         'CompletedSwapOperation',
         'RequestedTransferOperation',
       ].flatMap(example),
+      Quote: ['OpenSwapQuote', 'ConsumedDepositQuote'].flatMap(example),
       Subscription: example('OperationSubscription'),
     };
     for (const name of STARTUP_SCHEMAS) {
