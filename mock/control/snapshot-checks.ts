@@ -39,7 +39,7 @@ const REVIEWS = new Set(['NOT_SUBMITTED', 'SUBMITTED']);
 /**
  * Each problem of the records the service shows, as `body.records.<kind>.<i>.record…` fields:
  * errors and drift against the document (strict answers refuse drift), and an id that is not
- * the one the record is kept under.
+ * the one the record is kept under; and of the quotes, which it shows as built by `quotes`.
  */
 export function snapshotRecordProblems(records: StoreState['records'], contract: Contract, quotes: QuoteShowing): FieldError[] {
   const problems: FieldError[] = [];
@@ -63,6 +63,8 @@ export function snapshotRecordProblems(records: StoreState['records'], contract:
 function quoteRecordField(shown: string): string {
   const [head = '', part] = shown.split('.');
   if (head === 'customer') return 'customerId';
+  // The status shown is worked out from the expiry (and the consuming operation).
+  if (head === 'status') return 'expiresAt';
   if (head === 'sourceAmount' || head === 'targetAmount')
     return part === 'asset' || part === 'decimals' ? head.replace('Amount', 'Asset') : head;
   return head;
@@ -104,9 +106,18 @@ function quoteProblems(
   // A quote is kept under its customer (QuoteService.make): another would let one customer's quote be read as another's.
   if (record.customerId !== item.scope)
     problems.push({ field: `${where}.customerId`, message: `must be the customer the record is kept under, ${item.scope}` });
-  // The Quote shown is built from the assets and amounts: checked once they are sound.
+  // The quote's status is read from it (Date.parse, domain/quotes.ts), which throws on some objects.
+  if (typeof record.expiresAt !== 'string') problems.push({ field: `${where}.expiresAt`, message: 'must be string' });
+  // The Quote shown is built from the fields above: checked once they are sound.
   if (problems.length > 0) return problems;
-  const check = contract.checkSchema('Quote', quotes.present(record as unknown as QuoteRecord));
+  let shown: unknown;
+  try {
+    shown = quotes.present(record as unknown as QuoteRecord);
+  } catch (error) {
+    // Not reached with the fields checked above; a record the presenter still cannot show is refused, not a 500.
+    return [{ field: where, message: `cannot be shown as a Quote: ${(error as Error).message}` }];
+  }
+  const check = contract.checkSchema('Quote', shown);
   for (const problem of [...check.errors, ...check.drift])
     problems.push({ field: problem.field ? `${where}.${quoteRecordField(problem.field)}` : where, message: problem.message });
   return problems;

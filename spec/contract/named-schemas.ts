@@ -6,7 +6,7 @@
 // checked, compiled when first asked for.
 import { validatorKey } from './operations';
 
-export const STARTUP_SCHEMAS = [
+export const NAMED_SCHEMAS = [
   'Account',
   'Amount',
   'Beneficiary',

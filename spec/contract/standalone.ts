@@ -9,7 +9,7 @@ import { basename, dirname, relative, sep } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
 import { isObject, loadDocument, type Json } from './document';
 import { buildOperations, bodyChecker, validatorKey } from './operations';
-import { schemaKey, STARTUP_SCHEMAS } from './named-schemas';
+import { schemaKey, NAMED_SCHEMAS } from './named-schemas';
 import { documentHash, standalonePath } from './precompiled';
 import { FORMATS_PATH, makeAjv } from './ajv-instance';
 import type { ValidateFunction } from 'ajv/dist/2020';
@@ -56,7 +56,7 @@ export function generateStandalone(documentPath: string): string {
   buildOperations(doc, compiler);
   for (const [event, schema] of webhookSchemas(doc)) bodyChecker(compiler, schema, validatorKey('webhook', event));
   // Those of them this document has (the control API's has some of them too).
-  for (const name of STARTUP_SCHEMAS.filter((n) => isObject(doc.components.schemas) && n in doc.components.schemas))
+  for (const name of NAMED_SCHEMAS.filter((n) => isObject(doc.components.schemas) && n in doc.components.schemas))
     bodyChecker(compiler, { $ref: `#/components/schemas/${name}` }, schemaKey(name));
 
   const sections = (['strict', 'parameters'] as const).map((mode) => {

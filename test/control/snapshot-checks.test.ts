@@ -1,8 +1,9 @@
 // A snapshot is JSON a user can edit: the records the service shows (accounts, beneficiaries,
 // operations, subscriptions, execution logs) are checked against the service document before the
-// import (mock/control/snapshot-checks.ts). A broken one is 400 VALIDATION_ERROR naming each field
-// and changes nothing; before, an account whose owner lost its address was restored and its
-// first deposit failed with a 500.
+// import, and its quotes against what the mock writes (mock/control/snapshot-checks.ts). A broken
+// one is 400 VALIDATION_ERROR naming each field and changes nothing; before, an account whose
+// owner lost its address was restored and its first deposit failed with a 500, as did every read
+// of a quote whose amount was edited.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { snapshotRecordProblems } from '../../mock/control/snapshot-checks';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
@@ -55,7 +56,7 @@ const fieldsOf = (res: { body: { details?: { fields?: Array<{ field: string; mes
 
 describe('the records of a snapshot the service shows', () => {
   it('a snapshot as taken has every kind the check reads, and no problem', () => {
-    for (const kind of ['account', 'beneficiary', 'operation', 'subscription', 'executionLog'])
+    for (const kind of ['account', 'beneficiary', 'operation', 'quote', 'subscription', 'executionLog'])
       expect(snapshot.records[kind]?.length).toBeGreaterThan(0);
     expect(snapshotRecordProblems(snapshot.records as never, h.mock.contract, showing(h))).toEqual([]);
   });
@@ -118,6 +119,8 @@ describe('the records of a snapshot the service shows', () => {
       [(r: Record<string, unknown>) => (r.sourceAsset = 'DOGE'), 'sourceAsset'],
       [(r: Record<string, unknown>) => (r.rate = 'one'), 'rate'],
       [(r: Record<string, unknown>) => (r.expiresAt = 'tomorrow'), 'expiresAt'],
+      // An object Date.parse cannot turn into text (it threw: a 500).
+      [(r: Record<string, unknown>) => (r.expiresAt = { toString: 1 }), 'expiresAt'],
       [(r: Record<string, unknown>) => (r.customerId = 'me'), 'customerId'],
       // Another customer's id: the quote would be theirs to read and consume.
       [(r: Record<string, unknown>) => (r.customerId = d.c2.id), 'customerId'],
@@ -139,7 +142,7 @@ describe('the records of a snapshot the service shows', () => {
 });
 
 describe('a snapshot the mock took is never refused by the check', () => {
-  it('every kind of operation in every state, a signed subscription and failed deliveries pass it and are restored as taken', async () => {
+  it('operations of every kind and state, quotes of every status, a signed subscription and failed logs restore as taken', async () => {
     const signed = await startMock({ config: { webhookSigning: true } });
     // Every delivery answered 500 and not retried: a failed execution log per event.
     const failing = await startReceiver({ fallback: 500 });
@@ -163,16 +166,26 @@ describe('a snapshot the mock took is never refused by the check', () => {
             .post('/v1/operations/transfers', { accountId: funded.id, targetAccountId: other.id, asset: 'BRL', amount: '1.00' })
             .expect(201)
         ).body,
-      ] as Array<{ id: string }>;
+      ] as Array<{ id: string; quote: { id: string } }>;
       for (const op of made) await ops.post(`/operations/${op.id}/settle`).expect(200);
       const failed = await deposit(me, '4.00');
       await ops.post(`/operations/${failed.id}/fail`, { reason: { code: 'PAYMENT_NOT_RECEIVED', message: 'Not paid.' } }).expect(200);
       const held = await deposit(me, '5.00');
       await ops.post(`/operations/${held.id}/action-required`, { reason }).expect(200);
       const requested = await deposit(me, '6.00');
-      // A quote no operation used is kept too.
-      await quote(me, '8.00');
+      // Quotes: one expired, one open, one of another customer, besides those consumed.
+      const expired = await quote(me, '8.00');
+      await ops.post('/clock/advance', { by: '31s' }).expect(200);
+      const open = await quote(me, '9.00');
+      const them = await signed.as('customer2');
+      const theirs = await quote(them, '10.00', d.funded(d.c2.id).id);
       await signed.mock.services.webhooks.idle();
+      // The transfer's quote is the internal one it made for itself.
+      const mine = [expired.id, open.id, swapQuote.id, made[4]!.quote.id];
+      const quoteReads = () =>
+        Promise.all([...mine.map((id) => me.get(`/v1/quotes/${id}`).expect(200)), them.get(`/v1/quotes/${theirs.id}`).expect(200)]);
+      const quotesBefore = (await quoteReads()).map((res) => res.body as { status: string });
+      expect(quotesBefore.map((q) => q.status)).toEqual(['EXPIRED', 'OPEN', 'CONSUMED', 'CONSUMED', 'OPEN']);
 
       const states = (await me.get('/v1/operations?limit=50').expect(200)).body.data.map(
         (op: { currentState: { status: string } }) => op.currentState.status,
@@ -200,6 +213,7 @@ describe('a snapshot the mock took is never refused by the check', () => {
         me.get(`/v1/operations/${requested.id}`).expect(200),
       ]);
       expect(after.map((res) => res.body)).toEqual(before.map((res) => res.body));
+      expect((await quoteReads()).map((res) => res.body)).toEqual(quotesBefore);
     } finally {
       await failing.close();
       await signed.close();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_DOCUMENT_PATH, deref, isObject, loadDocument, type JsonObject } from '../../spec/contract/document';
-import { schemaKey, STARTUP_SCHEMAS } from '../../spec/contract/named-schemas';
+import { schemaKey, NAMED_SCHEMAS } from '../../spec/contract/named-schemas';
 import { bodyChecker, buildOperations, type OperationContract } from '../../spec/contract/operations';
 import { loadPrecompiled, standalonePath, type PrecompiledModule } from '../../spec/contract/precompiled';
 import { generateStandalone } from '../../spec/contract/standalone';
@@ -128,7 +128,7 @@ describe('validators generated at build time', () => {
     const demo = readFixtures(projectPath('fixtures', 'demo.json'));
     /** The document's own example of that name, with its broken copies. */
     const example = (name: string) => variants((deref(doc as never, { $ref: `#/components/examples/${name}` }) as JsonObject).value);
-    const samples: Record<(typeof STARTUP_SCHEMAS)[number], unknown[]> = {
+    const samples: Record<(typeof NAMED_SCHEMAS)[number], unknown[]> = {
       Account: demo.accounts.flatMap(variants),
       Beneficiary: demo.beneficiaries.flatMap(variants),
       Amount: [
@@ -147,7 +147,7 @@ describe('validators generated at build time', () => {
       Quote: ['OpenSwapQuote', 'ConsumedDepositQuote'].flatMap(example),
       Subscription: example('OperationSubscription'),
     };
-    for (const name of STARTUP_SCHEMAS) {
+    for (const name of NAMED_SCHEMAS) {
       expect([name, typeof generated.strict[schemaKey(name)]]).toEqual([name, 'function']);
       const schema = { $ref: `#/components/schemas/${name}` };
       const atRunTime = bodyChecker(createCompiler(doc as never), schema, schemaKey(name));
