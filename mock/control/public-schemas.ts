@@ -8,11 +8,18 @@ import type { RouteHandler } from '../resources/types';
 
 /**
  * Where `value` breaks the service document's `schema`, errors and drift alike (the service shows
- * what it stores, and strict answers refuse drift), each field named under `field`.
+ * what it stores, and strict answers refuse drift), each field named under `field`; by `rename`
+ * when `value` was built from another object whose own field names the caller's reader knows.
  */
-export function publicProblems(contract: Contract, schema: string, value: unknown, field: string): FieldError[] {
+export function publicProblems(
+  contract: Contract,
+  schema: string,
+  value: unknown,
+  field: string,
+  rename: (schemaField: string) => string = (f) => f,
+): FieldError[] {
   const check = contract.checkSchema(schema, value);
-  return [...check.errors, ...check.drift].map((p) => ({ field: p.field ? `${field}.${p.field}` : field, message: p.message }));
+  return [...check.errors, ...check.drift].map((p) => ({ field: p.field ? `${field}.${rename(p.field)}` : field, message: p.message }));
 }
 
 /** A request part that the service will store and show (a reason): 400 if the service document would refuse it. */
