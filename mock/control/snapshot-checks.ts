@@ -6,7 +6,7 @@
 // 500; an operation with a malformed amount was listed by a strict mock as a 500 on every page.
 import type { Contract } from '../../spec/contract';
 import type { FieldError } from '../../spec/contract/validators';
-import { isFixedAt, isPositive, type AssetScales } from '../domain/money';
+import { atScale, isFixedAt, isPositive, type AssetScales } from '../domain/money';
 import type { QuoteRecord } from '../store/records';
 import type { Kind, StoreState } from '../store/store';
 import { publicProblems } from './public-schemas';
@@ -75,6 +75,8 @@ function quoteRecordField(shown: string): string {
  * at its asset's scale (what an operation consuming it copies), a boolean `internal`, and the Quote it
  * shows valid against the document (ids, rate, dates), each problem named by the record's field.
  * Before, a hand-edited amount made every read of the quote, and the deposit consuming it, a 500.
+ * Every problem is named at once: the Quote is shown from the record with each field already
+ * refused put back as the mock would write it, so a bad amount does not hide a bad rate.
  */
 function quoteProblems(
   item: { id: string; scope: string; record: unknown },
@@ -85,31 +87,37 @@ function quoteProblems(
   // An object: the control document's schema of a snapshot says so, as for the kinds above.
   const record = item.record as Record<string, unknown>;
   const problems: FieldError[] = [];
+  // The record with each refused field in a sound form, for showing the rest (see above).
+  const sound: Record<string, unknown> = { ...record };
+  const refuse = (field: string, message: string, standIn: unknown) => {
+    problems.push({ field: `${where}.${field}`, message });
+    sound[field] = standIn;
+  };
   const known = Object.keys(quotes.scales);
   for (const side of ['source', 'target'] as const) {
     const asset = record[`${side}Asset`];
     if (typeof asset !== 'string' || !Object.hasOwn(quotes.scales, asset)) {
-      problems.push({ field: `${where}.${side}Asset`, message: `must be an asset of the reference data (${known.join(', ')})` });
+      const standIn = known[0] as string;
+      refuse(`${side}Asset`, `must be an asset of the reference data (${known.join(', ')})`, standIn);
+      // Its amount is read at its asset's scale: with no asset it is not checked, and one stands in for it.
+      sound[`${side}Amount`] = atScale(1, quotes.scales[standIn] as number);
       continue;
     }
     const scale = quotes.scales[asset] as number;
     const value = record[`${side}Amount`];
     // Above zero: the mock prices no quote of nothing (domain/quotes.ts); isFixedAt first, so Decimal reads only digits.
     if (typeof value !== 'string' || !isFixedAt(value, scale) || !isPositive(value))
-      problems.push({
-        field: `${where}.${side}Amount`,
-        message: `must be a decimal above zero at ${asset}'s ${scale} places, as the mock writes it`,
-      });
+      refuse(`${side}Amount`, `must be a decimal above zero at ${asset}'s ${scale} places, as the mock writes it`, atScale(1, scale));
   }
-  if (typeof record.internal !== 'boolean') problems.push({ field: `${where}.internal`, message: 'must be boolean' });
-  if (record.id !== item.id) problems.push({ field: `${where}.id`, message: `must be the record's id ${item.id}` });
+  if (typeof record.internal !== 'boolean') refuse('internal', 'must be boolean', false);
+  if (record.id !== item.id) refuse('id', `must be the record's id ${item.id}`, item.id);
   // A quote is kept under its customer (QuoteService.make): another would let one customer's quote be read as another's.
-  if (record.customerId !== item.scope)
-    problems.push({ field: `${where}.customerId`, message: `must be the customer the record is kept under, ${item.scope}` });
+  if (record.customerId !== item.scope) refuse('customerId', `must be the customer the record is kept under, ${item.scope}`, item.scope);
   // The quote's status is read from it (Date.parse, domain/quotes.ts), which throws on some objects.
-  if (typeof record.expiresAt !== 'string') problems.push({ field: `${where}.expiresAt`, message: 'must be string' });
-  // The Quote shown is built from the fields above: checked once they are sound.
-  // (With them sound, presenting cannot throw: amounts at scale are shown as they are, the expiry is text.)
-  if (problems.length > 0) return problems;
-  return publicProblems(contract, 'Quote', quotes.present(record as unknown as QuoteRecord), where, quoteRecordField);
+  if (typeof record.expiresAt !== 'string') refuse('expiresAt', 'must be string', new Date(0).toISOString());
+  // With the fields above sound, presenting cannot throw: amounts at scale are shown as they are, the expiry is text.
+  const refused = new Set(problems.map((problem) => problem.field));
+  const shown = publicProblems(contract, 'Quote', quotes.present(sound as unknown as QuoteRecord), where, quoteRecordField);
+  // A refused field's stand-in is sound; a shown field it feeds is named once, above.
+  return [...problems, ...shown.filter((problem) => !refused.has(problem.field))];
 }

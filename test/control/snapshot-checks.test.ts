@@ -131,6 +131,18 @@ describe('the records of a snapshot the service shows', () => {
       const fields = fieldsOf(await control(h).post('/snapshot', edited(edit)).expect(400)).map((f) => f.field);
       expect([field, fields.length > 0 && fields.every((f) => f === `${where}.${field}`)]).toEqual([field, true]);
     }
+    // Every problem at once: a bad amount, asset or expiry does not hide a bad rate or creation date.
+    const everything = edited((r) => {
+      r.sourceAmount = 'lots';
+      r.targetAsset = 'DOGE';
+      r.expiresAt = 5;
+      r.internal = 'no';
+      r.rate = 'one';
+      r.createdAt = 'yesterday';
+    });
+    expect(new Set(fieldsOf(await control(h).post('/snapshot', everything).expect(400)).map((f) => f.field))).toEqual(
+      new Set(['sourceAmount', 'targetAsset', 'expiresAt', 'internal', 'rate', 'createdAt'].map((field) => `${where}.${field}`)),
+    );
     // Nothing changed: the quote is still there, and a deposit consumes it.
     expect((await api.get(`/v1/quotes/${q.id}`).expect(200)).body.status).toBe('OPEN');
     await api.post('/v1/operations/deposits', { accountId: funded.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201);
