@@ -253,7 +253,9 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   if (config.controlApi) {
     // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
     const control = options.controlContract ?? controlContract(options.precompiled);
-    const table = routeHandlers(controlHandlers({ deps, services, publicContract: contract, fixtures, faults, journal, logger, cluster }));
+    const table = routeHandlers(
+      controlHandlers({ deps, services, publicContract: contract, controlContract: control, fixtures, faults, journal, logger, cluster }),
+    );
     const streams = { streamChanges: live.handler };
     assertHandlersMatchDocument(control, { ...table, ...streams });
     // The inspector page and its assets, before the control router's 404 for unknown /_mock paths.

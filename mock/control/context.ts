@@ -16,6 +16,8 @@ export interface ControlContext {
   deps: Deps;
   services: Services;
   publicContract: Contract;
+  /** The control API's own document (spec/control-openapi.yaml), which the control routes answer by. */
+  controlContract: Contract;
   fixtures: DemoFixtures;
   faults: FaultRegistry;
   journal: Journal;

@@ -39,11 +39,20 @@ const REVIEWS = new Set(['NOT_SUBMITTED', 'SUBMITTED']);
 /**
  * Each problem of the records the service shows, as `body.records.<kind>.<i>.record…` fields:
  * errors and drift against the document (strict answers refuse drift), and an id that is not
- * the one the record is kept under; and of the quotes, which it shows as built by `quotes`.
+ * the one the record is kept under; of the quotes, which it shows as built by `quotes`; and of the
+ * operations' timelines, whose entries the control API shows (`control`, its `TimelineEntry`).
  */
-export function snapshotRecordProblems(records: StoreState['records'], contract: Contract, quotes: QuoteShowing): FieldError[] {
+export function snapshotRecordProblems(
+  records: StoreState['records'],
+  contract: Contract,
+  quotes: QuoteShowing,
+  control: Contract,
+): FieldError[] {
   const problems: FieldError[] = [];
   (records.quote ?? []).forEach((item, i) => problems.push(...quoteProblems(item, `body.records.quote.${i}.record`, contract, quotes)));
+  (records.timeline ?? []).forEach((item, i) =>
+    problems.push(...timelineProblems(item, `body.records.timeline.${i}.record`, control, contract)),
+  );
   for (const { kind, schema, part } of SHOWN) {
     (records[kind] ?? []).forEach((item, i) => {
       const where = `body.records.${kind}.${i}.record${part ? `.${part}` : ''}`;
@@ -120,4 +129,30 @@ function quoteProblems(
   const shown = publicProblems(contract, 'Quote', quotes.present(sound as unknown as QuoteRecord), where, quoteRecordField);
   // A refused field's stand-in is sound; a shown field it feeds is named once, above.
   return [...problems, ...shown.filter((problem) => !refused.has(problem.field))];
+}
+
+/**
+ * An operation's timeline as the mock writes it (operation-timeline.ts): its operation's id, and a
+ * list of the states it entered, each as the control API shows it (the control document's
+ * `TimelineEntry`), a reason as the service document has it (the operation's own reason, copied).
+ * Before, an edited entry was restored, and the customer's state view (and the inspector's)
+ * answered 500 from then on; a timeline without its list failed the next state added.
+ * Timelines of the earlier form are upgraded to this one before the check (timeline-upgrade.ts).
+ */
+function timelineProblems(item: { id: string; record: unknown }, where: string, control: Contract, contract: Contract): FieldError[] {
+  // An object: the control document's schema of a snapshot says so, as for the kinds above.
+  const record = item.record as Record<string, unknown>;
+  const problems: FieldError[] = [];
+  if (record.id !== item.id) problems.push({ field: `${where}.id`, message: `must be the record's id ${item.id}` });
+  const entries = record.entries;
+  if (!Array.isArray(entries)) return [...problems, { field: `${where}.entries`, message: 'must be array' }];
+  entries.forEach((entry: unknown, j) => {
+    const shown = publicProblems(control, 'TimelineEntry', entry, `${where}.entries.${j}`);
+    const reason = (entry as { reason?: unknown } | null)?.reason;
+    // A reason the control document takes (any code) may still be one the service document does not know.
+    const known =
+      shown.length === 0 && reason !== undefined ? publicProblems(contract, 'Reason', reason, `${where}.entries.${j}.reason`) : [];
+    problems.push(...shown, ...known);
+  });
+  return problems;
 }

@@ -29,10 +29,12 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
   // first, so the records checked are the records imported.
   const records = upgradeTimelines(snapshot.records);
   // Refused before anything waits or changes.
-  const problems = snapshotRecordProblems(records, c.publicContract, {
-    scales: c.deps.reference.scales,
-    present: (quote) => c.services.quotes.present(quote),
-  });
+  const problems = snapshotRecordProblems(
+    records,
+    c.publicContract,
+    { scales: c.deps.reference.scales, present: (quote) => c.services.quotes.present(quote) },
+    c.controlContract,
+  );
   if (problems.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: problems });
   // Jobs running now finish first; pending ones are dropped only once the import has succeeded.
   await c.cluster.ask('wait-jobs');

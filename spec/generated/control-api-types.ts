@@ -93,8 +93,10 @@ export interface paths {
          *     beneficiaries, operations, subscriptions or execution logs break the service document
          *     (drift included) or hold another id than the one they are kept under, or whose quotes
          *     are not as the mock writes them (assets of the reference data, amounts above zero at the
-         *     asset's scale, the Quote they show valid, the customer they are kept under), with each
-         *     field named (`body.records.<kind>.<index>.record...`).
+         *     asset's scale, the Quote they show valid, the customer they are kept under), or whose
+         *     operation timelines hold an entry this document's TimelineEntry refuses (or a reason the
+         *     service document does not know) or no list of entries, with each field named
+         *     (`body.records.<kind>.<index>.record...`).
          */
         post: operations["restoreSnapshot"];
         delete?: never;

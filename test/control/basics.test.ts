@@ -74,6 +74,7 @@ describe('routing and validation', () => {
       deps: m.deps,
       services: m.services,
       publicContract: m.contract,
+      controlContract: controlContract(),
       fixtures: m.fixtures,
       faults: m.faults,
       journal: m.journal,

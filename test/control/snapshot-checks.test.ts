@@ -5,6 +5,7 @@
 // owner lost its address was restored and its first deposit failed with a 500, as did every read
 // of a quote whose amount was edited.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { controlContract } from '../../mock/control/contract';
 import { snapshotRecordProblems } from '../../mock/control/snapshot-checks';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { startMock, type Authed, type Harness } from '../http/harness';
@@ -56,9 +57,9 @@ const fieldsOf = (res: { body: { details?: { fields?: Array<{ field: string; mes
 
 describe('the records of a snapshot the service shows', () => {
   it('a snapshot as taken has every kind the check reads, and no problem', () => {
-    for (const kind of ['account', 'beneficiary', 'operation', 'quote', 'subscription', 'executionLog'])
+    for (const kind of ['account', 'beneficiary', 'operation', 'quote', 'subscription', 'executionLog', 'timeline'])
       expect(snapshot.records[kind]?.length).toBeGreaterThan(0);
-    expect(snapshotRecordProblems(snapshot.records as never, h.mock.contract, showing(h))).toEqual([]);
+    expect(snapshotRecordProblems(snapshot.records as never, h.mock.contract, showing(h), controlContract())).toEqual([]);
   });
 
   it('an account whose owner has no address is refused naming the field, and its deposits go on as before', async () => {
@@ -148,6 +149,37 @@ describe('the records of a snapshot the service shows', () => {
     await api.post('/v1/operations/deposits', { accountId: funded.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201);
   });
 
+  it("an operation's timeline whose entries the control API could not show is refused naming the field", async () => {
+    const at = snapshot.records.timeline!.length - 1;
+    const operationId = snapshot.records.timeline![at]!.id;
+    const where = `body.records.timeline.${at}.record`;
+    type Timeline = { id: unknown; entries: unknown };
+    const entry = (record: Timeline) => (record.entries as Array<Record<string, unknown>>)[0]!;
+    for (const [edit, field] of [
+      // Each of these was restored, and the customer's state view answered 500 from then on.
+      [(r: Timeline) => (entry(r).at = 'yesterday'), 'entries.0.at'],
+      [(r: Timeline) => delete entry(r).eventType, 'entries.0.eventType'],
+      [(r: Timeline) => (entry(r).reason = { code: 5 }), 'entries.0.reason'],
+      // The control document takes any code; the operation's reason is one the service document knows.
+      [(r: Timeline) => (entry(r).reason = { code: 'NOT_A_CODE', message: 'Why not.' }), 'entries.0.reason'],
+      [(r: Timeline) => (entry(r).mood = 'calm'), 'entries.0.mood'],
+      [(r: Timeline) => ((r.entries as unknown[])[0] = 5), 'entries.0'],
+      // Without its list, the next state the operation entered failed to be added.
+      [(r: Timeline) => (r.entries = 'x'), 'entries'],
+      [(r: Timeline) => delete r.entries, 'entries'],
+      [(r: Timeline) => (r.id = '00000000-0000-4000-8000-000000000000'), 'id'],
+    ] as const) {
+      const broken = withRecord('timeline', (record) => edit(record as unknown as Timeline), at);
+      const fields = fieldsOf(await control(h).post('/snapshot', broken).expect(400)).map((f) => f.field);
+      expect([field, fields.length > 0 && fields.every((f) => f.startsWith(`${where}.${field}`))]).toEqual([field, true]);
+    }
+    // Nothing changed: the state view shows the operation with its timeline.
+    const state = (await control(h).get(`/state/${d.c1.id}`).expect(200)).body as {
+      operations: Array<{ operation: { id: string }; timeline: unknown[] }>;
+    };
+    expect(state.operations.find((view) => view.operation.id === operationId)?.timeline.length).toBeGreaterThan(0);
+  });
+
   it('the snapshot as taken is restored', async () => {
     await control(h).post('/snapshot', snapshot).expect(200);
   });
@@ -207,7 +239,7 @@ describe('a snapshot the mock took is never refused by the check', () => {
       const logs = taken.records.executionLog as Array<{ record: { status: string } }>;
       expect(logs.length).toBeGreaterThan(0);
       expect(logs.every((log) => log.record.status !== 'SUCCESS')).toBe(true);
-      expect(snapshotRecordProblems(taken.records, signed.mock.contract, showing(signed))).toEqual([]);
+      expect(snapshotRecordProblems(taken.records, signed.mock.contract, showing(signed), controlContract())).toEqual([]);
 
       const before = await Promise.all([
         me.get('/v1/operations?limit=50').expect(200),

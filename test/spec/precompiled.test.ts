@@ -11,6 +11,7 @@ import { bodyChecker, buildOperations, type OperationContract } from '../../spec
 import { loadPrecompiled, standalonePath, type PrecompiledModule } from '../../spec/contract/precompiled';
 import { generateStandalone } from '../../spec/contract/standalone';
 import { createCompiler } from '../../spec/contract/validators';
+import { CONTROL_DOCUMENT_PATH } from '../../mock/control/contract';
 import { readFixtures } from '../../mock/services/fixtures';
 import { projectPath } from '../../spec/project-root';
 
@@ -18,7 +19,10 @@ const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
 let runtime: OperationContract[];
 let precompiled: OperationContract[];
 let generated: PrecompiledModule;
+/** The control document's, for the named schemas only it has (TimelineEntry). */
+let controlGenerated: PrecompiledModule;
 let file: string;
+let controlFile: string;
 
 /** The example and a few broken copies: an unknown field, a required one gone, a string turned number, an unknown value. */
 function variants(example: unknown): unknown[] {
@@ -52,11 +56,18 @@ beforeAll(() => {
   writeFileSync(file, generateStandalone(DEFAULT_DOCUMENT_PATH));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated CommonJS module under test
   generated = require(file) as PrecompiledModule;
+  controlFile = join(dirname(standalonePath(CONTROL_DOCUMENT_PATH)), `under-test-control-${process.pid}.js`);
+  writeFileSync(controlFile, generateStandalone(CONTROL_DOCUMENT_PATH));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated CommonJS module under test
+  controlGenerated = require(controlFile) as PrecompiledModule;
   runtime = buildOperations(doc, createCompiler(doc));
   precompiled = buildOperations(doc, createCompiler(doc, generated));
 });
 
-afterAll(() => rmSync(file, { force: true }));
+afterAll(() => {
+  rmSync(file, { force: true });
+  rmSync(controlFile, { force: true });
+});
 
 describe('validators generated at build time', () => {
   it('carry the document they were generated from, and its hash', () => {
@@ -146,12 +157,23 @@ describe('validators generated at build time', () => {
       ].flatMap(example),
       Quote: ['OpenSwapQuote', 'ConsumedDepositQuote'].flatMap(example),
       Subscription: example('OperationSubscription'),
+      Reason: variants({ code: 'INSUFFICIENT_BALANCE', message: 'Not enough BRL.' }),
+      TimelineEntry: [
+        ...variants({ eventType: 'OPERATION_REQUESTED', at: '2026-11-21T12:00:00.000Z', status: 'REQUESTED' }),
+        { eventType: 'OPERATION_FAILED', at: '2026-11-21T12:00:05.000Z', status: 'FAILED', reason: { code: 'X', message: 'm' } },
+        { eventType: 'OPERATION_FAILED', at: 'yesterday', status: 'FAILED', reason: { code: '' } },
+      ],
     };
+    const inService = (name: string) => name in ((doc.components as JsonObject).schemas as JsonObject);
     for (const name of NAMED_SCHEMAS) {
-      expect([name, typeof generated.strict[schemaKey(name)]]).toEqual([name, 'function']);
+      // Each in the document that has it: the service's, else the control API's.
+      const module = inService(name) ? generated : controlGenerated;
+      const home = module.document as JsonObject;
+      expect([name, name in ((home.components as JsonObject).schemas as JsonObject)]).toEqual([name, true]);
+      expect([name, typeof module.strict[schemaKey(name)]]).toEqual([name, 'function']);
       const schema = { $ref: `#/components/schemas/${name}` };
-      const atRunTime = bodyChecker(createCompiler(doc as never), schema, schemaKey(name));
-      const built = bodyChecker(createCompiler(doc as never, generated), schema, schemaKey(name));
+      const atRunTime = bodyChecker(createCompiler(home as never), schema, schemaKey(name));
+      const built = bodyChecker(createCompiler(home as never, module), schema, schemaKey(name));
       const verdicts = samples[name].map((value) => atRunTime(value));
       expect(samples[name].map((value) => built(value))).toEqual(verdicts);
       // Each schema's samples include values it refuses.
