@@ -44,6 +44,9 @@ export function makeAjv(doc: OpenApiDocument, mode: Instance, formatsFrom?: stri
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,
+    // A oneOf with a discriminator (OpenAPI) is checked against the branch its tag names only: a
+    // COMPANY entity's errors are the company form's, not the individual form's fields as well.
+    discriminator: true,
     coerceTypes: mode === 'parameters',
     useDefaults: mode === 'parameters',
     code: formatsFrom === undefined ? { source: false } : { source: true, formats: _`require(${formatsFrom}).formats` },

@@ -1,5 +1,6 @@
-// Schema rewrites done once before compiling: point local $refs at the registered document,
-// and, for strict mode, close every object schema so an unknown field is reported.
+// Schema rewrites done once before compiling: point local $refs at the registered document (and
+// give each discriminator to ajv as ajv takes it), and, for strict mode, close every object schema
+// so an unknown field is reported.
 import { isObject, type Json, type JsonObject } from './document';
 
 export const DOCUMENT_ID = 'fos-openapi.json';
@@ -10,7 +11,32 @@ const DATA_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default', 'x
 export function rewriteRefs(node: Json): Json {
   return mapSchema(node, (obj) => {
     if (typeof obj.$ref === 'string' && obj.$ref.startsWith('#/')) obj.$ref = DOCUMENT_ID + obj.$ref;
+    if (isObject(obj.discriminator) && isObject(obj.discriminator.mapping)) asAjvDiscriminator(obj);
   });
+}
+
+/**
+ * Ajv's discriminator (ajv-instance.ts) finds each branch by the `const` of its tag and refuses a
+ * `mapping`; the document's mappings name those same branches (test/spec/discriminators.test.ts).
+ * The mapping's values become an `enum` of the tag beside the oneOf, so a tag outside them is
+ * named with the values it may take (ajv's own error says only "must be in oneOf").
+ *
+ * Ajv applies a discriminator to objects only, and skips the oneOf it stands for: a string where
+ * an owner goes would pass. Every branch is an object (its tag is a required property), so the
+ * schema says so itself; `additionalProperties: true` (no change: the branches are closed on their
+ * own) keeps strict mode's closing (closeObjects) from closing it as one object over its branches.
+ */
+function asAjvDiscriminator(obj: JsonObject): void {
+  const { mapping, ...discriminator } = obj.discriminator as JsonObject;
+  obj.discriminator = discriminator;
+  const tag = discriminator.propertyName;
+  const hadProperties = isObject(obj.properties);
+  const properties = hadProperties ? (obj.properties as JsonObject) : {};
+  if (typeof tag === 'string' && !(tag in properties))
+    obj.properties = { ...properties, [tag]: { enum: Object.keys(mapping as JsonObject) } };
+  obj.type ??= 'object';
+  // A schema without properties of its own was never closed: the ones added here do not make it so.
+  if (!hadProperties && obj.additionalProperties === undefined) obj.additionalProperties = true;
 }
 
 // In-place applicators: their subschemas apply to the same object as the schema holding them,

@@ -89,6 +89,12 @@ export function toFieldErrors(prefix: string, errors: ErrorObject[] | null | und
       message = 'is not a known field';
     }
     if (error.keyword === 'oneOf') message = 'must match exactly one of the alternatives the document allows';
+    if (error.keyword === 'discriminator') {
+      // A tag outside the mapping is named by the enum beside the oneOf, with its values (schema-transform.ts).
+      if (error.params.error === 'mapping') continue;
+      path = [...path, String(error.params.tag)];
+      message = error.params.tagValue === undefined ? `must have required property '${String(error.params.tag)}'` : 'must be string';
+    }
     if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
     const field = [prefix, ...path].filter(Boolean).join('.');
     const line = `${field}\u0000${message}`;

@@ -67,10 +67,10 @@ describe('the records of a snapshot the service shows', () => {
     const broken = withRecord('account', (record) => delete record.account.owner.address, at);
     const res = await control(h).post('/snapshot', broken).expect(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
-    // The owner is one of two forms (oneOf): what the other form lacks is named too.
-    const fields = fieldsOf(res);
-    expect(fields.length).toBeGreaterThan(0);
-    for (const { field } of fields) expect(field.startsWith(`body.records.account.${at}.record.account.owner`)).toBe(true);
+    // The owner is one of two forms (a oneOf with a discriminator): only the form its type names is checked.
+    expect(fieldsOf(res)).toEqual([
+      { field: `body.records.account.${at}.record.account.owner.address`, message: "must have required property 'address'" },
+    ]);
     await deposit(api, '1.00');
   });
 
