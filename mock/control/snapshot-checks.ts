@@ -147,11 +147,13 @@ function timelineProblems(item: { id: string; record: unknown }, where: string, 
   const entries = record.entries;
   if (!Array.isArray(entries)) return [...problems, { field: `${where}.entries`, message: 'must be array' }];
   entries.forEach((entry: unknown, j) => {
-    const shown = publicProblems(control, 'TimelineEntry', entry, `${where}.entries.${j}`);
+    const at = `${where}.entries.${j}`;
+    const shown = publicProblems(control, 'TimelineEntry', entry, at);
     const reason = (entry as { reason?: unknown } | null)?.reason;
-    // A reason the control document takes (any code) may still be one the service document does not know.
-    const known =
-      shown.length === 0 && reason !== undefined ? publicProblems(contract, 'Reason', reason, `${where}.entries.${j}.reason`) : [];
+    // A reason the control document takes (any code) may still be one the service document does not know;
+    // checked unless the control document named the reason already.
+    const reasonNamed = shown.some((problem) => problem.field === `${at}.reason` || problem.field.startsWith(`${at}.reason.`));
+    const known = reason !== undefined && !reasonNamed ? publicProblems(contract, 'Reason', reason, `${at}.reason`) : [];
     problems.push(...shown, ...known);
   });
   return problems;

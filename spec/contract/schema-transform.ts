@@ -25,18 +25,23 @@ export function rewriteRefs(node: Json): Json {
  * an owner goes would pass. Every branch is an object (its tag is a required property), so the
  * schema says so itself; `additionalProperties: true` (no change: the branches are closed on their
  * own) keeps strict mode's closing (closeObjects) from closing it as one object over its branches.
+ *
+ * A union with fields of its own, or closed by the document, is closed over its branches, which
+ * needs the fields its branch evaluated; ajv's discriminator does not pass them on (a valid value
+ * was refused in strict mode). Such a union stays a plain oneOf, as the document's unions were
+ * before: none of today's has fields of its own.
  */
 function asAjvDiscriminator(obj: JsonObject): void {
   const { mapping, ...discriminator } = obj.discriminator as JsonObject;
-  obj.discriminator = discriminator;
   const tag = discriminator.propertyName;
-  const hadProperties = isObject(obj.properties);
-  const properties = hadProperties ? (obj.properties as JsonObject) : {};
-  if (typeof tag === 'string' && !(tag in properties))
-    obj.properties = { ...properties, [tag]: { enum: Object.keys(mapping as JsonObject) } };
+  if (typeof tag !== 'string' || obj.properties !== undefined || obj.unevaluatedProperties !== undefined) {
+    delete obj.discriminator;
+    return;
+  }
+  obj.discriminator = discriminator;
+  obj.properties = { [tag]: { enum: Object.keys(mapping as JsonObject) } };
   obj.type ??= 'object';
-  // A schema without properties of its own was never closed: the ones added here do not make it so.
-  if (!hadProperties && obj.additionalProperties === undefined) obj.additionalProperties = true;
+  obj.additionalProperties ??= true;
 }
 
 // In-place applicators: their subschemas apply to the same object as the schema holding them,

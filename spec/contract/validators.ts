@@ -90,7 +90,8 @@ export function toFieldErrors(prefix: string, errors: ErrorObject[] | null | und
     }
     if (error.keyword === 'oneOf') message = 'must match exactly one of the alternatives the document allows';
     if (error.keyword === 'discriminator') {
-      // A tag outside the mapping is named by the enum beside the oneOf, with its values (schema-transform.ts).
+      // A tag outside the mapping is named, with its values, by the enum the union is given beside
+      // its discriminator (schema-transform.ts: a discriminator is kept only with it).
       if (error.params.error === 'mapping') continue;
       path = [...path, String(error.params.tag)];
       message = error.params.tagValue === undefined ? `must have required property '${String(error.params.tag)}'` : 'must be string';
