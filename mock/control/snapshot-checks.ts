@@ -60,12 +60,17 @@ export function snapshotRecordProblems(
       const shown = part ? record[part] : record;
       problems.push(...publicProblems(contract, schema, shown, where));
       const id = (shown as { id?: unknown } | undefined)?.id;
-      if (typeof id === 'string' && id !== item.id) problems.push({ field: `${where}.id`, message: `must be the record's id ${item.id}` });
+      if (typeof id === 'string' && id !== item.id) problems.push(wrongId(where, item.id));
       if (kind === 'account' && !REVIEWS.has(record.review as string))
         problems.push({ field: `body.records.account.${i}.record.review`, message: 'must be NOT_SUBMITTED or SUBMITTED' });
     });
   }
   return problems;
+}
+
+/** A record (at `where`) whose id is not the one it is kept under: the store finds it by that one. */
+function wrongId(where: string, id: string): FieldError {
+  return { field: `${where}.id`, message: `must be the record's id ${id}` };
 }
 
 /** The record's field a field of the Quote the service shows comes from (QuoteService.present). */
@@ -119,7 +124,7 @@ function quoteProblems(
       refuse(`${side}Amount`, `must be a decimal above zero at ${asset}'s ${scale} places, as the mock writes it`, atScale(1, scale));
   }
   if (typeof record.internal !== 'boolean') refuse('internal', 'must be boolean', false);
-  if (record.id !== item.id) refuse('id', `must be the record's id ${item.id}`, item.id);
+  if (record.id !== item.id) refuse('id', wrongId(where, item.id).message, item.id);
   // A quote is kept under its customer (QuoteService.make): another would let one customer's quote be read as another's.
   if (record.customerId !== item.scope) refuse('customerId', `must be the customer the record is kept under, ${item.scope}`, item.scope);
   // The quote's status is read from it (Date.parse, domain/quotes.ts), which throws on some objects.
@@ -143,7 +148,7 @@ function timelineProblems(item: { id: string; record: unknown }, where: string, 
   // An object: the control document's schema of a snapshot says so, as for the kinds above.
   const record = item.record as Record<string, unknown>;
   const problems: FieldError[] = [];
-  if (record.id !== item.id) problems.push({ field: `${where}.id`, message: `must be the record's id ${item.id}` });
+  if (record.id !== item.id) problems.push(wrongId(where, item.id));
   const entries = record.entries;
   if (!Array.isArray(entries)) return [...problems, { field: `${where}.entries`, message: 'must be array' }];
   entries.forEach((entry: unknown, j) => {

@@ -47,19 +47,22 @@ function examplesOf(doc: JsonObject, media: JsonObject | undefined): unknown[] {
   return out;
 }
 
+/** The module the build would generate for a document, written to `file` and loaded. */
+function generatedAt(documentPath: string, file: string): PrecompiledModule {
+  writeFileSync(file, generateStandalone(documentPath));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated CommonJS module under test
+  return require(file) as PrecompiledModule;
+}
+
 beforeAll(() => {
   const doc = loadDocument(DEFAULT_DOCUMENT_PATH);
   // Where the build writes it (a git-ignored folder), so the module's requires resolve: ajv's runtime
   // from node_modules, and spec/contract/formats.cjs by its path relative to that folder.
   mkdirSync(dirname(standalonePath(DEFAULT_DOCUMENT_PATH)), { recursive: true });
   file = join(dirname(standalonePath(DEFAULT_DOCUMENT_PATH)), `under-test-${process.pid}.js`);
-  writeFileSync(file, generateStandalone(DEFAULT_DOCUMENT_PATH));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated CommonJS module under test
-  generated = require(file) as PrecompiledModule;
+  generated = generatedAt(DEFAULT_DOCUMENT_PATH, file);
   controlFile = join(dirname(standalonePath(CONTROL_DOCUMENT_PATH)), `under-test-control-${process.pid}.js`);
-  writeFileSync(controlFile, generateStandalone(CONTROL_DOCUMENT_PATH));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated CommonJS module under test
-  controlGenerated = require(controlFile) as PrecompiledModule;
+  controlGenerated = generatedAt(CONTROL_DOCUMENT_PATH, controlFile);
   runtime = buildOperations(doc, createCompiler(doc));
   precompiled = buildOperations(doc, createCompiler(doc, generated));
 });
