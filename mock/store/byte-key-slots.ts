@@ -60,6 +60,11 @@ export class ByteKeySlots {
     for (let i = 0; i < this.width; i++) into[i] = bytes[at + i]!;
   }
 
+  /** Reads `n`'s first byte (record-table.ts, warm: the key is then at hand). */
+  warm(n: number): number {
+    return this.bytes[n * this.width] ?? 0;
+  }
+
   /** The key of `n` (a view: copy it to keep it). */
   keyOf(n: number): Uint8Array {
     return this.bytes.subarray(n * this.width, (n + 1) * this.width);

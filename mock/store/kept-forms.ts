@@ -54,6 +54,11 @@ export class KeptForms {
     return this.codec.jsonBytes(arena.buffer(n), arena.start(n), arena.length(n), owner, row);
   }
 
+  /** Reads ahead what reading `n` will (byte-arena.ts, warm). */
+  warm(n: number): number {
+    return this.arena.warm(n);
+  }
+
   remove(n: number): void {
     this.arena.remove(n);
     this.objects.delete(n);

@@ -28,6 +28,11 @@ export class ReadOnceRows {
     return row < this.placeOf.length && this.placeOf[row] !== 0;
   }
 
+  /** Reads the row's place (record-table.ts, warm). */
+  warm(row: number): number {
+    return this.placeOf[row] ?? 0;
+  }
+
   /** The row joins as the newest (the table adds only a row not among them); the oldest leaves when the ring is full. */
   add(row: number): void {
     const at = this.next;

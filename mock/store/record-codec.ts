@@ -114,8 +114,8 @@ export class RecordCodec {
   private readonly builders: Array<((codec: RecordCodec) => object) | undefined> = [];
   /** The same per shape, putting `hidden` on the object before freezing it (a record's top level). */
   private readonly hiddenBuilders: Array<((codec: RecordCodec, hidden: Hidden) => object) | undefined> = [];
-  /** Per shape, each key as JSON with its colon (`"id":`) in UTF-8, then the same after a comma (`,"id":`), for `json`. */
-  private readonly keysJson: Array<Uint8Array[] | undefined> = [];
+  /** Per shape, a function that writes an object of that shape as JSON from the next values, for `json`. */
+  private readonly jsonWriters: Array<((codec: RecordCodec) => void) | undefined> = [];
   /** Per dictionary name, its JSON string literal in UTF-8, for `json`. */
   private readonly namesJson: Array<Uint8Array | undefined> = [];
   /** Where `json` writes its text (UTF-8), and how far. */
@@ -669,24 +669,7 @@ export class RecordCodec {
       case OBJECT: {
         this.at++;
         const shape = this.readVarint();
-        // Each key twice: as the first field written (`"id":`), and after another (`,"id":`).
-        const keys = (this.keysJson[shape] ??= this.shapes[shape]!.flatMap((key) => {
-          const text = `${JSON.stringify(key)}:`;
-          return [Buffer.from(text), Buffer.from(`,${text}`)];
-        }));
-        this.jsonByte(OPEN_BRACE);
-        let written = 0;
-        for (let i = 0; i < keys.length; i += 2) {
-          // JSON.stringify leaves out a field that is undefined (a tag of one byte, nothing after it).
-          if (this.at < this.end && this.input[this.at] === UNDEFINED) {
-            this.at++;
-            continue;
-          }
-          this.jsonBytesOf(keys[i + written]!);
-          written = 1;
-          this.writeJson();
-        }
-        return this.jsonByte(CLOSE_BRACE);
+        return (this.jsonWriters[shape] ??= jsonWriterOf(this.shapes[shape]!))(this);
       }
       case ARRAY: {
         this.at++;
@@ -842,6 +825,29 @@ function builderOf(keys: string[], withHidden = false): (codec: RecordCodec, hid
     : `return Object.freeze(${literal});`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from JSON string literals only (see above)
   return new Function('c', 'h', body) as (codec: RecordCodec, hidden: Hidden) => object;
+}
+
+/**
+ * A function writing an object of these keys, in this order, as JSON from the codec's next
+ * values (leaving out a field that is `undefined`, as JSON.stringify does). Generated per shape,
+ * as `builderOf` is, with each key's bytes (`"id":`, UTF-8) written as constants: a key copied
+ * from a buffer byte by byte in a loop was about a sixth of the walk of an operation (its 45
+ * fields in 12 objects), which took 1.85 µs this way against 2.1 (200,000 seeded operations
+ * written in a loop). The source holds numbers only (the bytes of JSON string literals).
+ */
+function jsonWriterOf(keys: string[]): (codec: RecordCodec) => void {
+  const fields = keys.map((key) => {
+    const bytes = [...Buffer.from(`${JSON.stringify(key)}:`)];
+    const stores = bytes.map((b, i) => `o[a + ${i}] = ${b};`).join(' ');
+    return (
+      `if (c.at < c.end && c.input[c.at] === ${UNDEFINED}) c.at++; else { ` +
+      `c.jsonRoom(${bytes.length + 1}); o = c.jsonOut; a = c.jsonAt; ` +
+      `if (w) o[a++] = ${COMMA}; else w = true; ${stores} c.jsonAt = a + ${bytes.length}; c.writeJson(); }`
+    );
+  });
+  const body = `let o, a, w = false; c.jsonByte(${OPEN_BRACE});\n` + fields.join('\n') + `\nc.jsonByte(${CLOSE_BRACE});`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source holds numbers only (see above)
+  return new Function('c', body) as (codec: RecordCodec) => void;
 }
 
 /** A char JSON writes as itself inside a string: printable ASCII but the quote and the backslash. */

@@ -39,6 +39,13 @@ const RECENT = 4096;
  */
 const READ_ONCE = RECENT;
 
+/** Numbers per row in the table's state (its version, then its marks and HELD). */
+const STATE = 2;
+/** The marks' bits (record-marks.ts: eight keys per table). */
+const MARK_BITS = 0xff;
+/** A row whose record is in the decoded window. */
+const HELD = 0x100;
+
 // The decoded window is lru-cache's (a linked list over slots), not a Map or Set that lets its
 // first entry go: V8 leaves a deleted entry of a Map or Set in place until it rebuilds the table,
 // and iteration steps over each, so taking the oldest after thousands of deletions at the front
@@ -95,21 +102,32 @@ export class RecordTable implements MarkTable, RecordOwner {
   /** Each row's record in the codec's form, outside the heap (kept-forms.ts). */
   private readonly forms: KeptForms;
   /**
-   * How many times each row's record was written: what a handed-out record's marks are checked
-   * against (record-marks.ts), as the kept string itself was when kept forms were strings.
+   * Per row, at STATE × row: how many times its record was written (what a handed-out record's
+   * marks are checked against, record-marks.ts), then its marks (a bit per key, cleared when the
+   * record changes) with HELD while it is in the decoded window. Side by side in one array: a
+   * record listed for the first time from a large store has all three read (whether it is held,
+   * its version for its place, its marks for the response check), and each array of its own was
+   * a cache miss of its own at a random row.
    */
-  private versions = new Uint32Array(64);
+  private state = new Uint32Array(STATE * 64);
   private readonly free: number[] = [];
   /** Scope (a customer, an operation for its timeline, a subscription) → its number; like ids, mostly UUIDs. */
   private readonly scopeOf = new IdIndex();
   /** Each scope's rows in key order. */
   private readonly scopeRows: number[][] = [];
-  /** The records kept decoded (RECENT), least recently used let go first. */
-  private readonly recent = new LRUCache<number, object>({ max: RECENT });
+  /**
+   * The records kept decoded (RECENT), least recently used let go first; a row's HELD flag says
+   * whether it is here, so a row that is not (most rows of a large store) costs no look-up.
+   */
+  private readonly recent = new LRUCache<number, object>({
+    max: RECENT,
+    // Also called when a row's record is replaced ('set'): `remember` then sets HELD again.
+    dispose: (_record, row) => {
+      this.state[STATE * row + 1]! &= ~HELD;
+    },
+  });
   /** Rows read once and not kept decoded since (READ_ONCE), oldest let go first: row numbers only. */
   private readonly readOnce = new ReadOnceRows(READ_ONCE);
-  /** Each row's marks (record-marks.ts), a bit per key; cleared when the row's record changes. */
-  private marks = new Uint8Array(64);
   private readonly markBits = new Map<object, number>();
   /** What the codec puts on each record it decodes for this table (decodeAt): one object, refilled. */
   private readonly hidden: Hidden = { key: PLACE, value: undefined };
@@ -118,6 +136,8 @@ export class RecordTable implements MarkTable, RecordOwner {
    * record now, in the codec's form (answer-delta.ts); SAME while the record is unchanged.
    */
   private readonly answers: Array<string | object | undefined> = [];
+  /** What `warm` read, summed (kept only so that its reads are made). */
+  private warmed = 0;
 
   /**
    * @param writeChecks checks each record written here runs, marking its row when it passes (the
@@ -220,8 +240,8 @@ export class RecordTable implements MarkTable, RecordOwner {
     this.lists[row] = -1;
     this.forms.remove(row);
     // An object handed out before is no longer this row's record: its marks and place go.
-    this.versions[row]!++;
-    if (row < this.marks.length) this.marks[row] = 0;
+    this.state[STATE * row]!++;
+    this.state[STATE * row + 1] = 0;
     this.free.push(row);
     return answer === undefined ? undefined : { answer, key: this.keys[row]! };
   }
@@ -242,7 +262,7 @@ export class RecordTable implements MarkTable, RecordOwner {
 
   recordAt(row: number): unknown {
     // A read makes it the most recently used.
-    const recent = this.recent.get(row);
+    const recent = this.heldAt(row);
     if (recent !== undefined) return recent;
     // Read again while among the rows read once: it joins the window.
     const held = this.readOnce.delete(row);
@@ -262,14 +282,37 @@ export class RecordTable implements MarkTable, RecordOwner {
    * joins the decoded window, where its JSON is kept beside it by the encoder.
    */
   sendAt(row: number): unknown {
-    const recent = this.recent.get(row);
+    const recent = this.heldAt(row);
     if (recent !== undefined) return recent;
     if (this.readOnce.has(row)) return this.recordAt(row);
     const json = this.forms.json(row, this, row);
     // A value the codec kept whole is the object itself, handed out as recordAt does.
     if (json === undefined) return this.recordAt(row);
     this.readOnce.add(row);
-    return new KeptJson(json, placeAt(this, row, this.versions[row]!, false));
+    return new KeptJson(json, placeAt(this, row, this.state[STATE * row]!, false));
+  }
+
+  /** The row's record from the decoded window (a read: made the most recently used), when it is there. */
+  private heldAt(row: number): object | undefined {
+    return (this.state[STATE * row + 1]! & HELD) === 0 ? undefined : this.recent.get(row);
+  }
+
+  /**
+   * Reads, for each of `rows`, what sending it will read (sendAt): its state, key, list, place
+   * among the rows read once, id and kept form. Why: in a large store a page's rows stand at
+   * random places in memory, and each of those reads was a cache miss taken between the long
+   * walks that write each record's JSON, one after the other; read here in one loop, where no
+   * read waits for another, the processor fetches them together. The sum is kept so that the
+   * reads are not left out as unused.
+   */
+  warm(rows: readonly number[]): void {
+    let sum = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      sum += this.state[STATE * row + 1]! + this.keys[row]! + this.lists[row]!;
+      sum += this.readOnce.warm(row) + this.rowOf.warm(row) + this.forms.warm(row);
+    }
+    this.warmed = sum;
   }
 
   /**
@@ -283,7 +326,7 @@ export class RecordTable implements MarkTable, RecordOwner {
 
   /** The row's record decoded, with its place on it (record-marks.ts): every record object handed out is placed. */
   private decodeAt(row: number, held: boolean): unknown {
-    const place = placeAt(this, row, this.versions[row]!, held);
+    const place = placeAt(this, row, this.state[STATE * row]!, held);
     this.hidden.value = place;
     const record = this.forms.get(row, this, row, this.hidden);
     this.hidden.value = undefined;
@@ -319,7 +362,7 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   keptAt(row: number): number {
-    return this.versions[row]!;
+    return this.state[STATE * row]!;
   }
 
   bitOf(key: object, assign: boolean): number | undefined {
@@ -329,21 +372,22 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   marksAt(row: number): number {
-    return this.marks[row] ?? 0;
+    return (this.state[STATE * row + 1] ?? 0) & MARK_BITS;
   }
 
   addMark(row: number, bit: number): void {
-    this.marks = withRoom(this.marks, row);
-    this.marks[row] = this.marks[row]! | bit;
+    this.state = withRoom(this.state, STATE * row + STATE - 1);
+    this.state[STATE * row + 1]! |= bit;
   }
 
   private keep(row: number, record: unknown, id: string, scope: string): unknown {
     const frozen = deepFreeze(record);
     // Text equal to the row's id or scope is kept as a reference to it (record-codec.ts).
     this.forms.put(row, frozen, { id, scope });
-    this.versions = withRoom(this.versions, row);
-    this.versions[row]!++;
-    if (row < this.marks.length) this.marks[row] = 0;
+    this.state = withRoom(this.state, STATE * row + STATE - 1);
+    this.state[STATE * row]!++;
+    // Its marks go; whether it is held stays with the window.
+    this.state[STATE * row + 1]! &= HELD;
     for (const check of this.writeChecks) {
       const bit = this.bitOf(check.key, true);
       if (bit !== undefined && passes(check, frozen)) this.addMark(row, bit);
@@ -370,10 +414,11 @@ export class RecordTable implements MarkTable, RecordOwner {
   private remember(row: number, record: unknown): void {
     // The most recently used now; past RECENT the least recently used goes.
     this.recent.set(row, record as object);
+    this.state[STATE * row + 1]! |= HELD;
   }
 
   /** A record written is placed as kept at hand: its marks follow its kept form (record-marks.ts). */
   private place(row: number, record: unknown): void {
-    if (typeof record === 'object' && record !== null) placeRecord(record, placeAt(this, row, this.versions[row]!, true));
+    if (typeof record === 'object' && record !== null) placeRecord(record, placeAt(this, row, this.state[STATE * row]!, true));
   }
 }

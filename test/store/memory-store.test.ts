@@ -91,6 +91,26 @@ describe('which records the memory store keeps decoded', () => {
     expect(await store.get('quote', 'early')).not.toBe(await store.get('quote', 'early'));
   });
 
+  it('a record changed while kept decoded stays kept: reads give the object the change wrote, listed or read', async () => {
+    const store = await storeWithFillers(5000);
+    const updated = (await store.update('quote', 'filler-4999', (current) => ({ ...current, operationId: 'op-1' })))!;
+    expect(await store.get('quote', 'filler-4999')).toBe(updated);
+    const page = await store.pageToSend('quote', { scope: 'customer-b', limit: 1, order: 'DESCENDING' });
+    expect(page.items[0]!.record).toBe(updated);
+  });
+
+  it('a record removed from the decoded window is not handed out again: its row, reused, lists the record written there', async () => {
+    const store = new MemoryStore();
+    await store.insert('quote', 'customer-a', 'gone', quote('gone'));
+    const before = await store.get('quote', 'gone');
+    await store.remove('quote', 'gone');
+    await store.insert('quote', 'customer-a', 'next', quote('next'));
+    const page = await store.pageToSend('quote', { scope: 'customer-a', limit: 5, order: 'ASCENDING' });
+    expect(page.items.map((item) => (item.record as { id: string }).id)).toEqual(['next']);
+    expect(page.items[0]!.record).not.toBe(before);
+    expect(await store.get('quote', 'gone')).toBeUndefined();
+  });
+
   it('a snapshot export does not count as a use: it leaves the order in which records leave the window as it was', async () => {
     const store = new MemoryStore();
     await store.insert('quote', 'customer-a', 'read-lately', quote('read-lately'));
