@@ -60,15 +60,15 @@ export class IdIndex {
     return this.idChars.toString('latin1', 0, 36);
   }
 
-  /**
-   * The UUID id of a row into `into` as its 16 bytes; false (nothing written) when the row's id is
-   * other text. The record codec writes a record's own id into JSON from these, with no string.
-   */
   /** Reads ahead what copyUuid of `row` reads (record-table.ts, warm). */
   warm(row: number): number {
     return this.uuids.warm(row);
   }
 
+  /**
+   * The UUID id of a row into `into` as its 16 bytes; false (nothing written) when the row's id is
+   * other text. The record codec writes a record's own id into JSON from these, with no string.
+   */
   copyUuid(row: number, into: Uint8Array): boolean {
     if (this.otherIds.size > 0 && this.otherIds.has(row)) return false;
     this.uuids.copyKey(row, into);

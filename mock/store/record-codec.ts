@@ -711,6 +711,27 @@ export class RecordCodec {
     this.jsonOut[this.jsonAt++] = b;
   }
 
+  /**
+   * An object of a shape whose keys are `keyBytes` (each `"key":` in UTF-8) written as JSON by a
+   * loop, for a shape of more keys than its generated writer takes (jsonWriterOf).
+   */
+  jsonObjectByLoop(keyBytes: readonly Uint8Array[]): void {
+    this.jsonByte(OPEN_BRACE);
+    let written = false;
+    for (let i = 0; i < keyBytes.length; i++) {
+      // JSON.stringify leaves out a field that is undefined (a tag of one byte, nothing after it).
+      if (this.at < this.end && this.input[this.at] === UNDEFINED) {
+        this.at++;
+        continue;
+      }
+      if (written) this.jsonByte(COMMA);
+      written = true;
+      this.jsonBytesOf(keyBytes[i]!);
+      this.writeJson();
+    }
+    this.jsonByte(CLOSE_BRACE);
+  }
+
   private jsonBytesOf(bytes: Uint8Array): void {
     this.jsonRoom(bytes.length);
     const out = this.jsonOut;
@@ -827,27 +848,39 @@ function builderOf(keys: string[], withHidden = false): (codec: RecordCodec, hid
   return new Function('c', 'h', body) as (codec: RecordCodec, hidden: Hidden) => object;
 }
 
+/** Keys a shape's writer writes as constants, at most; a shape with more is written by a loop. */
+const MAX_GENERATED_KEYS = 256;
+/** A key's bytes written as constants, at most; a longer key is copied from its bytes. */
+const MAX_CONSTANT_KEY = 64;
+
 /**
  * A function writing an object of these keys, in this order, as JSON from the codec's next
  * values (leaving out a field that is `undefined`, as JSON.stringify does). Generated per shape,
  * as `builderOf` is, with each key's bytes (`"id":`, UTF-8) written as constants: a key copied
  * from a buffer byte by byte in a loop was about a sixth of the walk of an operation (its 45
  * fields in 12 objects), which took 1.85 µs this way against 2.1 (200,000 seeded operations
- * written in a loop). The source holds numbers only (the bytes of JSON string literals).
+ * written in a loop). The source holds numbers only (the bytes of JSON string literals). Its size
+ * is bounded: a long key (a snapshot may hold one of millions of chars) is copied from its bytes,
+ * and a shape of many keys gets the loop, so no key makes source to compile by the megabyte.
  */
 function jsonWriterOf(keys: string[]): (codec: RecordCodec) => void {
-  const fields = keys.map((key) => {
-    const bytes = [...Buffer.from(`${JSON.stringify(key)}:`)];
-    const stores = bytes.map((b, i) => `o[a + ${i}] = ${b};`).join(' ');
-    return (
-      `if (c.at < c.end && c.input[c.at] === ${UNDEFINED}) c.at++; else { ` +
-      `c.jsonRoom(${bytes.length + 1}); o = c.jsonOut; a = c.jsonAt; ` +
-      `if (w) o[a++] = ${COMMA}; else w = true; ${stores} c.jsonAt = a + ${bytes.length}; c.writeJson(); }`
-    );
+  const keyBytes = keys.map((key) => Buffer.from(`${JSON.stringify(key)}:`));
+  if (keys.length > MAX_GENERATED_KEYS) return (codec) => codec.jsonObjectByLoop(keyBytes);
+  const fields = keyBytes.map((bytes, k) => {
+    const write =
+      bytes.length <= MAX_CONSTANT_KEY
+        ? `c.jsonRoom(${bytes.length + 1}); o = c.jsonOut; a = c.jsonAt; ` +
+          `if (w) o[a++] = ${COMMA}; else w = true; ` +
+          [...bytes].map((b, i) => `o[a + ${i}] = ${b};`).join(' ') +
+          ` c.jsonAt = a + ${bytes.length};`
+        : `if (w) c.jsonByte(${COMMA}); else w = true; c.jsonBytesOf(K[${k}]);`;
+    return `if (c.at < c.end && c.input[c.at] === ${UNDEFINED}) c.at++; else { ${write} c.writeJson(); }`;
   });
-  const body = `let o, a, w = false; c.jsonByte(${OPEN_BRACE});\n` + fields.join('\n') + `\nc.jsonByte(${CLOSE_BRACE});`;
+  const body =
+    `return function (c) {\nlet o, a, w = false; c.jsonByte(${OPEN_BRACE});\n` + fields.join('\n') + `\nc.jsonByte(${CLOSE_BRACE});\n};`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source holds numbers only (see above)
-  return new Function('c', body) as (codec: RecordCodec) => void;
+  const make = new Function('K', body) as (keys: Buffer[]) => (codec: RecordCodec) => void;
+  return make(keyBytes);
 }
 
 /** A char JSON writes as itself inside a string: printable ASCII but the quote and the backslash. */

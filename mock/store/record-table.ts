@@ -298,7 +298,7 @@ export class RecordTable implements MarkTable, RecordOwner {
   }
 
   /**
-   * Reads, for each of `rows`, what sending it will read (sendAt): its state, key, list, place
+   * Reads, for each of `rows`, what listing it will read (sendAt, recordAt): its state, key, list, place
    * among the rows read once, id and kept form. Why: in a large store a page's rows stand at
    * random places in memory, and each of those reads was a cache miss taken between the long
    * walks that write each record's JSON, one after the other; read here in one loop, where no

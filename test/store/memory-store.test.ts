@@ -99,7 +99,7 @@ describe('which records the memory store keeps decoded', () => {
     expect(page.items[0]!.record).toBe(updated);
   });
 
-  it('a record removed from the decoded window is not handed out again: its row, reused, lists the record written there', async () => {
+  it('a record removed is listed no more, and its row, reused, lists the record written there', async () => {
     const store = new MemoryStore();
     await store.insert('quote', 'customer-a', 'gone', quote('gone'));
     const before = await store.get('quote', 'gone');

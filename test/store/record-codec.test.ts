@@ -330,6 +330,23 @@ describe('the record codec', () => {
     expect(codec.json(kept)).toBe(JSON.stringify(record));
   });
 
+  it('when a record has a key of thirty million chars (a snapshot may hold one), then its JSON is written like any other', () => {
+    const codec = new RecordCodec();
+    const record = { ['k'.repeat(30_000_000)]: 1, [`"quoted" é ${'x'.repeat(100)}`]: 'long key with escapes', short: true };
+    expect(codec.json(codec.encode(record)!)).toBe(JSON.stringify(record));
+  });
+
+  it("when a record has more keys than a writer is generated for, then its JSON is JSON.stringify's, undefined fields left out", () => {
+    const codec = new RecordCodec();
+    for (const count of [256, 257, 1000]) {
+      const record = Object.fromEntries(Array.from({ length: count }, (_, i) => [`key-${i}`, i % 3 === 0 ? undefined : i]));
+      expect(codec.json(codec.encode(record)!)).toBe(JSON.stringify(record));
+      expect(codec.json(codec.encode({ nested: [record, { ...record, extra: 'x' }] })!)).toBe(
+        JSON.stringify({ nested: [record, { ...record, extra: 'x' }] }),
+      );
+    }
+  });
+
   it('when a record names far dictionary entries and shapes (one- to three-byte numbers), then it is written and read exactly', () => {
     const codec = new RecordCodec();
     // 20,000 names and shapes: their numbers pass 127 (two varint bytes) and 16,383 (three).
