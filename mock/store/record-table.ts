@@ -302,14 +302,17 @@ export class RecordTable implements MarkTable, RecordOwner {
    * among the rows read once, id and kept form. Why: in a large store a page's rows stand at
    * random places in memory, and each of those reads was a cache miss taken between the long
    * walks that write each record's JSON, one after the other; read here in one loop, where no
-   * read waits for another, the processor fetches them together. The sum is kept so that the
-   * reads are not left out as unused.
+   * read waits for another, the processor fetches them together. A row in the decoded window is
+   * handed out as it is, so only its state is read. The sum is kept so that the reads are not left
+   * out as unused.
    */
   warm(rows: readonly number[]): void {
     let sum = 0;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
-      sum += this.state[STATE * row + 1]! + this.keys[row]! + this.lists[row]!;
+      const state = this.state[STATE * row + 1]!;
+      if ((state & HELD) !== 0) continue;
+      sum += state + this.keys[row]! + this.lists[row]!;
       sum += this.readOnce.warm(row) + this.rowOf.warm(row) + this.forms.warm(row);
     }
     this.warmed = sum;
