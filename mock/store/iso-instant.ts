@@ -13,6 +13,11 @@ const LAST = 253_402_300_799_999;
 
 /** One buffer, filled by each call: its separators never change, only the digits. */
 const chars = Buffer.from('0000-00-00T00:00:00.000Z', 'latin1');
+const charsView = new DataView(chars.buffer, chars.byteOffset, chars.byteLength);
+
+/** Each number below 100 as its two digits in one 16-bit number, the first in the low byte (little-endian stores). */
+const PAIRS = new Uint16Array(100);
+for (let n = 0; n < 100; n++) PAIRS[n] = (48 + ((n / 10) | 0)) | ((48 + (n % 10)) << 8);
 
 function two(out: Uint8Array, at: number, n: number): void {
   out[at] = 48 + ((n / 10) | 0);
@@ -22,7 +27,7 @@ function two(out: Uint8Array, at: number, n: number): void {
 /** The ISO-8601 text of `ms` milliseconds since 1970, exactly as Date.prototype.toISOString writes it. */
 export function isoInstant(ms: number): string {
   if (!writesInPlace(ms)) return new Date(ms).toISOString();
-  writeIsoInstant(ms, chars, 0);
+  writeIsoInstant(ms, chars, charsView, 0);
   const text = latin1Text(chars, 0, 24);
   rememberInstant(text, ms);
   return text;
@@ -58,34 +63,39 @@ export function writesInPlace(ms: number): boolean {
 }
 
 /**
- * Writes the 24 chars of `isoInstant(ms)` into `out` at `at` (`ms` such that writesInPlace): the
- * record codec's JSON writes instants this way, without a string in between.
+ * Writes the 24 chars of `isoInstant(ms)` into `out` at `at` (`ms` such that writesInPlace), through
+ * `view` (a DataView of the same bytes) two and four chars to a store: the record codec's JSON
+ * writes instants this way, without a string in between (five in an operation).
  */
-export function writeIsoInstant(ms: number, out: Uint8Array, at: number): void {
+export function writeIsoInstant(ms: number, out: Uint8Array, view: DataView, at: number): void {
   const days = Math.floor(ms / MS_PER_DAY);
   let rest = ms - days * MS_PER_DAY;
   // The date of the day last written, kept: a page's instants are mostly of the same few days.
   if (days !== dateOfDay) writeDate(days);
-  for (let i = 0; i < 10; i++) out[at + i] = date[i]!;
+  view.setUint32(at, dateWords[0]!, true);
+  view.setUint32(at + 4, dateWords[1]!, true);
+  view.setUint16(at + 8, dateWords[2]!, true);
   const hour = Math.floor(rest / 3_600_000);
   rest -= hour * 3_600_000;
   const minute = Math.floor(rest / 60_000);
   rest -= minute * 60_000;
   const second = Math.floor(rest / 1000);
   const milli = rest - second * 1000;
-  two(out, at + 11, hour);
-  two(out, at + 14, minute);
-  two(out, at + 17, second);
   out[at + 10] = 84;
-  out[at + 13] = out[at + 16] = 58;
+  view.setUint16(at + 11, PAIRS[hour]!, true);
+  out[at + 13] = 58;
+  view.setUint16(at + 14, PAIRS[minute]!, true);
+  out[at + 16] = 58;
+  view.setUint16(at + 17, PAIRS[second]!, true);
   out[at + 19] = 46;
   out[at + 20] = 48 + ((milli / 100) | 0);
-  two(out, at + 21, milli % 100);
+  view.setUint16(at + 21, PAIRS[milli % 100]!, true);
   out[at + 23] = 90;
 }
 
-/** `YYYY-MM-DD` of the day `dateOfDay` (days since 1970), written by writeDate. */
+/** `YYYY-MM-DD` of the day `dateOfDay` (days since 1970), written by writeDate; and as numbers for stores (4, 4 and 2 chars). */
 const date = Buffer.from('1970-01-01', 'latin1');
+const dateWords = new Uint32Array([date.readUInt32LE(0), date.readUInt32LE(4), date.readUInt16LE(8)]);
 let dateOfDay = 0;
 
 function writeDate(days: number): void {
@@ -105,5 +115,8 @@ function writeDate(days: number): void {
   two(date, 2, year % 100);
   two(date, 5, month);
   two(date, 8, day);
+  dateWords[0] = date.readUInt32LE(0);
+  dateWords[1] = date.readUInt32LE(4);
+  dateWords[2] = date.readUInt16LE(8);
   dateOfDay = days;
 }

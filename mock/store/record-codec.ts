@@ -16,7 +16,7 @@
 // answer undefined: the caller keeps such a record as the object itself.
 
 import { latin1Text, utf8Text } from './buffer-text';
-import { readUuid, writeUuid } from './uuid-bytes';
+import { readUuid, writeUuid, writeUuidPairs } from './uuid-bytes';
 import { isoInstant, knownInstantMs, rememberInstant, writeIsoInstant, writesInPlace } from './iso-instant';
 
 const NULL = 0;
@@ -118,9 +118,19 @@ export class RecordCodec {
   private readonly jsonWriters: Array<((codec: RecordCodec) => void) | undefined> = [];
   /** Per dictionary name, its JSON string literal in UTF-8, for `json`. */
   private readonly namesJson: Array<Uint8Array | undefined> = [];
+  /** Per dictionary name, whether that literal has a byte beyond ASCII (see jsonWide). */
+  private readonly namesWide: boolean[] = [];
   /** Where `json` writes its text (UTF-8), and how far. */
   private jsonOut = Buffer.allocUnsafe(4096);
+  /** `jsonOut` for stores of two and four bytes at once (UUIDs, keys): unaligned, little-endian. */
+  private jsonView = viewOf(this.jsonOut);
   private jsonAt = 0;
+  /**
+   * Whether the record's JSON so far has a byte beyond ASCII: set by each writer that may write
+   * one. While it is not, the text is read back one char per byte, which costs less than reading
+   * it as UTF-8 (most records are ASCII: ids, amounts, instants, names).
+   */
+  private jsonWide = false;
   /** Where `json` wrote each instant of the record (its opening quote), in order: a repeat copies those bytes. */
   private readonly instantsWrittenAt: number[] = [];
   /** How many of `instantsWrittenAt` are this record's (a count, not the array's length: setting a length calls the runtime). */
@@ -235,12 +245,13 @@ export class RecordCodec {
   jsonBytes(input: Buffer, start: number, length: number, owner?: RecordOwner, row = -1): string | undefined {
     this.startReading(input, start, length, owner, row);
     this.jsonAt = 0;
+    this.jsonWide = false;
     this.instantsWrittenAtCount = 0;
     try {
       if (length > 0 && input[start] === UNDEFINED) return undefined;
       this.writeJson();
       // One flat string from the bytes (text built by `+=` would be a rope of small strings, flattened later).
-      return utf8Text(this.jsonOut, 0, this.jsonAt);
+      return this.jsonWide ? utf8Text(this.jsonOut, 0, this.jsonAt) : latin1Text(this.jsonOut, 0, this.jsonAt);
     } finally {
       this.input = EMPTY;
       this.owner = undefined;
@@ -455,6 +466,22 @@ export class RecordCodec {
     return this.input[this.at++]!;
   }
 
+  /** An instant's ms since 1970, six bytes big-endian (at most 2^48 - 1: past 9999 too). */
+  private readInstantMs(): number {
+    const input = this.input;
+    const at = this.at;
+    if (at + 6 > this.end) throw new Error(`record codec: the kept form ends inside an instant at ${at}`);
+    this.at = at + 6;
+    // The top two bytes times 2^32, the low four as an unsigned 32-bit number: integer arithmetic all through.
+    return (
+      (input[at]! * 256 + input[at + 1]!) * 4_294_967_296 +
+      ((input[at + 2]! << 24) >>> 0) +
+      (input[at + 3]! << 16) +
+      (input[at + 4]! << 8) +
+      input[at + 5]!
+    );
+  }
+
   private readVarint(): number {
     // One or two bytes (below 16,384: shape and name numbers, most lengths) in integer steps.
     const input = this.input;
@@ -517,8 +544,7 @@ export class RecordCodec {
         return latin1Text(this.uuidChars, 0, 36);
       }
       case INSTANT: {
-        let ms = 0;
-        for (let i = 0; i < 6; i++) ms = ms * 256 + this.next();
+        const ms = this.readInstantMs();
         // A record repeats its instants (createdAt, updatedAt, its state's): written once.
         if (ms !== this.lastInstant) {
           this.lastInstant = ms;
@@ -587,7 +613,13 @@ export class RecordCodec {
       case NAME: {
         this.at++;
         const id = this.readVarint();
-        return this.jsonBytesOf((this.namesJson[id] ??= Buffer.from(JSON.stringify(this.names[id]))));
+        let json = this.namesJson[id];
+        if (json === undefined) {
+          json = this.namesJson[id] = Buffer.from(JSON.stringify(this.names[id]));
+          this.namesWide[id] = !isAscii(json);
+        }
+        if (this.namesWide[id]) this.jsonWide = true;
+        return this.jsonBytesOf(json);
       }
       case UUID: {
         this.at++;
@@ -623,15 +655,14 @@ export class RecordCodec {
       }
       case INSTANT: {
         this.at++;
-        let ms = 0;
-        for (let i = 0; i < 6; i++) ms = ms * 256 + this.next();
+        const ms = this.readInstantMs();
         this.instantsWrittenAt[this.instantsWrittenAtCount++] = this.jsonAt;
         if (!writesInPlace(ms)) return this.jsonPlain(isoInstant(ms));
         // Digits straight into the output: no string in between (an operation holds several).
         this.jsonRoom(26);
         const out = this.jsonOut;
         out[this.jsonAt] = QUOTE;
-        writeIsoInstant(ms, out, this.jsonAt + 1);
+        writeIsoInstant(ms, out, this.jsonView, this.jsonAt + 1);
         out[this.jsonAt + 25] = QUOTE;
         this.jsonAt += 26;
         return;
@@ -694,7 +725,7 @@ export class RecordCodec {
     const out = this.jsonOut;
     let at = this.jsonAt;
     out[at++] = QUOTE;
-    at = writeUuid(bytes, from, out, at);
+    at = writeUuidPairs(bytes, from, out, this.jsonView, at);
     out[at++] = QUOTE;
     this.jsonAt = at;
   }
@@ -704,6 +735,7 @@ export class RecordCodec {
     const bigger = Buffer.allocUnsafe(Math.max(this.jsonOut.length * 2, this.jsonAt + n));
     this.jsonOut.copy(bigger, 0, 0, this.jsonAt);
     this.jsonOut = bigger;
+    this.jsonView = viewOf(bigger);
   }
 
   private jsonByte(b: number): void {
@@ -715,7 +747,8 @@ export class RecordCodec {
    * An object of a shape whose keys are `keyBytes` (each `"key":` in UTF-8) written as JSON by a
    * loop, for a shape of more keys than its generated writer takes (jsonWriterOf).
    */
-  jsonObjectByLoop(keyBytes: readonly Uint8Array[]): void {
+  jsonObjectByLoop(keyBytes: readonly Uint8Array[], wide: boolean): void {
+    if (wide) this.jsonWide = true;
     this.jsonByte(OPEN_BRACE);
     let written = false;
     for (let i = 0; i < keyBytes.length; i++) {
@@ -775,6 +808,7 @@ export class RecordCodec {
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
       if (c >= 0x80) {
+        this.jsonWide = true;
         this.jsonAt = at + out.write(text, at, 'utf8');
         return;
       }
@@ -859,28 +893,58 @@ const MAX_CONSTANT_KEY = 64;
  * as `builderOf` is, with each key's bytes (`"id":`, UTF-8) written as constants: a key copied
  * from a buffer byte by byte in a loop was about a sixth of the walk of an operation (its 45
  * fields in 12 objects), which took 1.85 µs this way against 2.1 (200,000 seeded operations
- * written in a loop). The source holds numbers only (the bytes of JSON string literals). Its size
- * is bounded: a long key (a snapshot may hold one of millions of chars) is copied from its bytes,
- * and a shape of many keys gets the loop, so no key makes source to compile by the megabyte.
+ * written in a loop); four bytes to a store (a DataView's) took another twentieth off. The source
+ * holds numbers only (the bytes of JSON string literals). Its size is bounded: a long key (a
+ * snapshot may hold one of millions of chars) is copied from its bytes, and a shape of many keys
+ * gets the loop, so no key makes source to compile by the megabyte. A shape with a key beyond
+ * ASCII marks the record's JSON wide (RecordCodec's jsonWide) whether or not that field is written.
  */
 function jsonWriterOf(keys: string[]): (codec: RecordCodec) => void {
   const keyBytes = keys.map((key) => Buffer.from(`${JSON.stringify(key)}:`));
-  if (keys.length > MAX_GENERATED_KEYS) return (codec) => codec.jsonObjectByLoop(keyBytes);
+  const wide = !keyBytes.every(isAscii);
+  if (keys.length > MAX_GENERATED_KEYS) return (codec) => codec.jsonObjectByLoop(keyBytes, wide);
   const fields = keyBytes.map((bytes, k) => {
     const write =
       bytes.length <= MAX_CONSTANT_KEY
-        ? `c.jsonRoom(${bytes.length + 1}); o = c.jsonOut; a = c.jsonAt; ` +
-          `if (w) o[a++] = ${COMMA}; else w = true; ` +
-          [...bytes].map((b, i) => `o[a + ${i}] = ${b};`).join(' ') +
-          ` c.jsonAt = a + ${bytes.length};`
+        ? `c.jsonRoom(${bytes.length + 1}); o = c.jsonOut; v = c.jsonView; a = c.jsonAt; ` +
+          `if (w) o[a++] = ${COMMA}; else w = true; ${constantStores(bytes)} c.jsonAt = a + ${bytes.length};`
         : `if (w) c.jsonByte(${COMMA}); else w = true; c.jsonBytesOf(K[${k}]);`;
     return `if (c.at < c.end && c.input[c.at] === ${UNDEFINED}) c.at++; else { ${write} c.writeJson(); }`;
   });
   const body =
-    `return function (c) {\nlet o, a, w = false; c.jsonByte(${OPEN_BRACE});\n` + fields.join('\n') + `\nc.jsonByte(${CLOSE_BRACE});\n};`;
+    `return function (c) {\nlet o, v, a, w = false; ${wide ? 'c.jsonWide = true; ' : ''}c.jsonByte(${OPEN_BRACE});\n` +
+    fields.join('\n') +
+    `\nc.jsonByte(${CLOSE_BRACE});\n};`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source holds numbers only (see above)
   const make = new Function('K', body) as (keys: Buffer[]) => (codec: RecordCodec) => void;
   return make(keyBytes);
+}
+
+/**
+ * Source storing `bytes` at `a` in the generated writer: four at a time into the DataView `v`
+ * (little-endian, so the first byte is the word's lowest), the rest one by one into `o`.
+ */
+function constantStores(bytes: Uint8Array): string {
+  const stores: string[] = [];
+  let i = 0;
+  for (; i + 4 <= bytes.length; i += 4) {
+    // `* 2 ** 24`, not `<< 24`: a shift would make a top byte of 0x80 or more a negative number.
+    const word = bytes[i]! + (bytes[i + 1]! << 8) + (bytes[i + 2]! << 16) + bytes[i + 3]! * 2 ** 24;
+    stores.push(`v.setUint32(a + ${i}, ${word}, true);`);
+  }
+  for (; i < bytes.length; i++) stores.push(`o[a + ${i}] = ${bytes[i]!};`);
+  return stores.join(' ');
+}
+
+/** Whether every byte is ASCII (below 0x80): read one char per byte, such text is the same as read as UTF-8. */
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+/** The DataView over the bytes of `buffer` (a Buffer may be a slice of a larger ArrayBuffer). */
+function viewOf(buffer: Buffer): DataView {
+  return new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
 /** A char JSON writes as itself inside a string: printable ASCII but the quote and the backslash. */

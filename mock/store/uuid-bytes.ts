@@ -31,6 +31,27 @@ export function readUuid(text: string, from: number, into: Uint8Array, at: numbe
 }
 
 /**
+ * Each byte's two hex digits as one 16-bit number, the first digit in the low byte: written with
+ * DataView#setUint16(at, pair, true) they stand in the digits' order.
+ */
+const HEX_PAIRS = new Uint16Array(256);
+for (let b = 0; b < 256; b++) HEX_PAIRS[b] = HEX_CODES[b >>> 4]! | (HEX_CODES[b & 15]! << 8);
+
+/**
+ * `writeUuid` into the buffer `view` covers (`out`, the same bytes), a byte's two digits in one
+ * store: the record codec's JSON writes the UUIDs of every record listed from a large store
+ * (seven in an operation), and half the stores take about a fifth off each.
+ */
+export function writeUuidPairs(bytes: Uint8Array, from: number, out: Uint8Array, view: DataView, at: number): number {
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = 45;
+    view.setUint16(at, HEX_PAIRS[bytes[from + i]!]!, true);
+    at += 2;
+  }
+  return at;
+}
+
+/**
  * Writes the 16 bytes at `from` in `bytes` as the canonical UUID's 36 chars (hyphens in place)
  * into `out` at `at`; answers where the writing ended. Into a buffer, so that the caller reads one
  * flat string from it (a `+=` chain would be a rope of small strings, several times larger).

@@ -347,6 +347,16 @@ describe('the record codec', () => {
     }
   });
 
+  it('when a record has a key or a name beyond ASCII, it is written as JSON.stringify writes it, and the ASCII one after it too', () => {
+    const codec = new RecordCodec();
+    const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [i === 299 ? 'préço' : `key-${i}`, i % 3 === 0 ? undefined : i]));
+    // A field beyond ASCII left out (undefined) still has its key in the shape: the text is read as UTF-8 either way.
+    const records = [{ ação: 1 }, { status: 'CONFIRMADA', owner: 'São Paulo' }, many, { ключ: undefined, id: 'x' }, { ascii: 'only' }];
+    for (const record of records) expect(codec.json(codec.encode(record)!)).toBe(JSON.stringify(record));
+    // A name (dictionary entry, no digits) beyond ASCII, again after the dictionary has its JSON.
+    for (let i = 0; i < 2; i++) expect(codec.json(codec.encode({ owner: 'Müller' })!)).toBe('{"owner":"Müller"}');
+  });
+
   it('when a record names far dictionary entries and shapes (one- to three-byte numbers), then it is written and read exactly', () => {
     const codec = new RecordCodec();
     // 20,000 names and shapes: their numbers pass 127 (two varint bytes) and 16,383 (three).
