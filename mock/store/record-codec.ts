@@ -116,9 +116,16 @@ export class RecordCodec {
   private readonly hiddenBuilders: Array<((codec: RecordCodec, hidden: Hidden) => object) | undefined> = [];
   /** Per shape, a function that writes an object of that shape as JSON from the next values, for `json`. */
   private readonly jsonWriters: Array<((codec: RecordCodec) => void) | undefined> = [];
-  /** Per dictionary name, its JSON string literal in UTF-8, for `json`. */
-  private readonly namesJson: Array<Uint8Array | undefined> = [];
-  /** Per dictionary name, whether that literal has a byte beyond ASCII (see jsonWide). */
+  /**
+   * The dictionary names' JSON string literals in UTF-8, for `json`: each written here the first
+   * time `json` meets it, then copied from here four bytes to a store. Per name, where its
+   * literal starts and ends here (undefined until then), and whether it has a byte beyond ASCII (see jsonWide).
+   */
+  private namesJson = Buffer.allocUnsafe(1024);
+  private namesJsonView = viewOf(this.namesJson);
+  private namesJsonLength = 0;
+  private readonly nameJsonAt: Array<number | undefined> = [];
+  private readonly nameJsonEnd: number[] = [];
   private readonly namesWide: boolean[] = [];
   /** Where `json` writes its text (UTF-8), and how far. */
   private jsonOut = Buffer.allocUnsafe(4096);
@@ -131,8 +138,12 @@ export class RecordCodec {
    * it as UTF-8 (most records are ASCII: ids, amounts, instants, names).
    */
   private jsonWide = false;
-  /** Where `json` wrote each instant of the record (its opening quote), in order: a repeat copies those bytes. */
+  /**
+   * Where `json` wrote each instant of the record, in order, from its opening quote to past its
+   * closing one: a repeat copies those bytes.
+   */
   private readonly instantsWrittenAt: number[] = [];
+  private readonly instantsWrittenEnd: number[] = [];
   /** How many of `instantsWrittenAt` are this record's (a count, not the array's length: setting a length calls the runtime). */
   private instantsWrittenAtCount = 0;
   /** For the decode under way: the hidden property its top-level object gets, until that object is read. */
@@ -613,13 +624,13 @@ export class RecordCodec {
       case NAME: {
         this.at++;
         const id = this.readVarint();
-        let json = this.namesJson[id];
-        if (json === undefined) {
-          json = this.namesJson[id] = Buffer.from(JSON.stringify(this.names[id]));
-          this.namesWide[id] = !isAscii(json);
-        }
+        const start = this.nameJsonAt[id] ?? this.addNameJson(id);
         if (this.namesWide[id]) this.jsonWide = true;
-        return this.jsonBytesOf(json);
+        const n = this.nameJsonEnd[id]! - start;
+        this.jsonRoom(n);
+        copyBytes(this.namesJson, this.namesJsonView, start, this.jsonOut, this.jsonView, this.jsonAt, n);
+        this.jsonAt += n;
+        return;
       }
       case UUID: {
         this.at++;
@@ -656,29 +667,33 @@ export class RecordCodec {
       case INSTANT: {
         this.at++;
         const ms = this.readInstantMs();
-        this.instantsWrittenAt[this.instantsWrittenAtCount++] = this.jsonAt;
-        if (!writesInPlace(ms)) return this.jsonPlain(isoInstant(ms));
-        // Digits straight into the output: no string in between (an operation holds several).
-        this.jsonRoom(26);
-        const out = this.jsonOut;
-        out[this.jsonAt] = QUOTE;
-        writeIsoInstant(ms, out, this.jsonView, this.jsonAt + 1);
-        out[this.jsonAt + 25] = QUOTE;
-        this.jsonAt += 26;
+        const start = this.jsonAt;
+        if (writesInPlace(ms)) {
+          // Digits straight into the output: no string in between (an operation holds several).
+          this.jsonRoom(26);
+          const out = this.jsonOut;
+          out[start] = QUOTE;
+          writeIsoInstant(ms, out, this.jsonView, start + 1);
+          out[start + 25] = QUOTE;
+          this.jsonAt += 26;
+        } else {
+          this.jsonPlain(isoInstant(ms));
+        }
+        this.instantsWrittenAt[this.instantsWrittenAtCount] = start;
+        this.instantsWrittenEnd[this.instantsWrittenAtCount++] = this.jsonAt;
         return;
       }
       case SAME_INSTANT: {
         this.at++;
         const n = this.readVarint();
-        const from = n < this.instantsWrittenAtCount ? this.instantsWrittenAt[n] : undefined;
-        if (from === undefined) throw new Error(`record codec: a repeated instant at ${this.at} names none written before`);
-        // The bytes written for it the first time, up to and with its closing quote.
-        let end = from + 1;
-        while (this.jsonOut[end] !== QUOTE) end++;
+        if (n >= this.instantsWrittenAtCount) throw new Error(`record codec: a repeated instant at ${this.at} names none written before`);
+        // The bytes written for it the first time, quotes and all.
+        const from = this.instantsWrittenAt[n]!;
+        const length = this.instantsWrittenEnd[n]! - from;
         // Room first: it may move the output to a larger buffer (offsets stay).
-        this.jsonRoom(end + 1 - from);
-        const out = this.jsonOut;
-        for (let i = from; i <= end; i++) out[this.jsonAt++] = out[i]!;
+        this.jsonRoom(length);
+        copyBytes(this.jsonOut, this.jsonView, from, this.jsonOut, this.jsonView, this.jsonAt, length);
+        this.jsonAt += length;
         return;
       }
       case UINT: {
@@ -763,6 +778,24 @@ export class RecordCodec {
       this.writeJson();
     }
     this.jsonByte(CLOSE_BRACE);
+  }
+
+  /** Writes the name's JSON string literal into `namesJson` (the first time `json` meets it); answers where it starts. */
+  private addNameJson(id: number): number {
+    const json = Buffer.from(JSON.stringify(this.names[id]));
+    const start = this.namesJsonLength;
+    if (start + json.length > this.namesJson.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.namesJson.length * 2, start + json.length));
+      this.namesJson.copy(bigger, 0, 0, start);
+      this.namesJson = bigger;
+      this.namesJsonView = viewOf(bigger);
+    }
+    json.copy(this.namesJson, start);
+    this.namesJsonLength = start + json.length;
+    this.nameJsonAt[id] = start;
+    this.nameJsonEnd[id] = start + json.length;
+    this.namesWide[id] = !isAscii(json);
+    return start;
   }
 
   private jsonBytesOf(bytes: Uint8Array): void {
@@ -934,6 +967,25 @@ function constantStores(bytes: Uint8Array): string {
   }
   for (; i < bytes.length; i++) stores.push(`o[a + ${i}] = ${bytes[i]!};`);
   return stores.join(' ');
+}
+
+/**
+ * Copies `n` bytes from `from` in `source` to `at` in `target` (regions that do not overlap), four
+ * to a store through each one's DataView, the last few one by one: a name or a repeated instant
+ * in a record's JSON is 5 to 26 bytes, copied several times an operation.
+ */
+function copyBytes(
+  source: Uint8Array,
+  sourceView: DataView,
+  from: number,
+  target: Uint8Array,
+  targetView: DataView,
+  at: number,
+  n: number,
+): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) targetView.setUint32(at + i, sourceView.getUint32(from + i, true), true);
+  for (; i < n; i++) target[at + i] = source[from + i]!;
 }
 
 /** Whether every byte is ASCII (below 0x80): read one char per byte, such text is the same as read as UTF-8. */

@@ -38,17 +38,31 @@ const HEX_PAIRS = new Uint16Array(256);
 for (let b = 0; b < 256; b++) HEX_PAIRS[b] = HEX_CODES[b >>> 4]! | (HEX_CODES[b & 15]! << 8);
 
 /**
- * `writeUuid` into the buffer `view` covers (`out`, the same bytes), a byte's two digits in one
+ * `writeUuid` into the buffer `view` covers (`out`, the same bytes), two bytes' four digits to a
  * store: the record codec's JSON writes the UUIDs of every record listed from a large store
- * (seven in an operation), and half the stores take about a fifth off each.
+ * (seven in an operation), and eight stores and the hyphens cost far less than forty.
  */
 export function writeUuidPairs(bytes: Uint8Array, from: number, out: Uint8Array, view: DataView, at: number): number {
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = 45;
-    view.setUint16(at, HEX_PAIRS[bytes[from + i]!]!, true);
-    at += 2;
-  }
-  return at;
+  // 8-4-4-4-12 digits: bytes 0-3, 4-5, 6-7, 8-9, 10-15.
+  view.setUint32(at, fourDigits(bytes, from), true);
+  view.setUint32(at + 4, fourDigits(bytes, from + 2), true);
+  out[at + 8] = 45;
+  view.setUint32(at + 9, fourDigits(bytes, from + 4), true);
+  out[at + 13] = 45;
+  view.setUint32(at + 14, fourDigits(bytes, from + 6), true);
+  out[at + 18] = 45;
+  view.setUint32(at + 19, fourDigits(bytes, from + 8), true);
+  out[at + 23] = 45;
+  view.setUint32(at + 24, fourDigits(bytes, from + 10), true);
+  view.setUint32(at + 28, fourDigits(bytes, from + 12), true);
+  view.setUint32(at + 32, fourDigits(bytes, from + 14), true);
+  return at + 36;
+}
+
+/** The four hex digits of the two bytes at `i`, as a little-endian 32-bit number (the first digit lowest). */
+function fourDigits(bytes: Uint8Array, i: number): number {
+  // Each pair is below 0x8000 (digits are ASCII), so the shift stays a positive 32-bit number.
+  return HEX_PAIRS[bytes[i]!]! | (HEX_PAIRS[bytes[i + 1]!]! << 16);
 }
 
 /**
