@@ -13,6 +13,7 @@ export class IdIndex {
   private readonly scratch = new Uint8Array(16);
   /** A UUID's 36 chars, written whole (hyphens too) by writeUuid in each idOf. */
   private readonly idChars = Buffer.alloc(36);
+  private readonly idCharsView = new DataView(this.idChars.buffer, this.idChars.byteOffset, 36);
   private lastParsed = '';
   private lastWasUuid = false;
   private count = 0;
@@ -56,7 +57,7 @@ export class IdIndex {
     if (other !== undefined) return other;
     // Written into one buffer and read as one flat string: the record codec asks this for every
     // record it decodes that refers to its own id.
-    writeUuid(this.uuids.keyOf(row), 0, this.idChars, 0);
+    writeUuid(this.uuids.keyOf(row), 0, this.idCharsView, 0);
     return this.idChars.toString('latin1', 0, 36);
   }
 

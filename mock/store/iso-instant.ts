@@ -19,15 +19,10 @@ const charsView = new DataView(chars.buffer, chars.byteOffset, chars.byteLength)
 const PAIRS = new Uint16Array(100);
 for (let n = 0; n < 100; n++) PAIRS[n] = (48 + ((n / 10) | 0)) | ((48 + (n % 10)) << 8);
 
-function two(out: Uint8Array, at: number, n: number): void {
-  out[at] = 48 + ((n / 10) | 0);
-  out[at + 1] = 48 + (n % 10);
-}
-
 /** The ISO-8601 text of `ms` milliseconds since 1970, exactly as Date.prototype.toISOString writes it. */
 export function isoInstant(ms: number): string {
   if (!writesInPlace(ms)) return new Date(ms).toISOString();
-  writeIsoInstant(ms, chars, charsView, 0);
+  writeIsoInstant(ms, charsView, 0);
   const text = latin1Text(chars, 0, 24);
   rememberInstant(text, ms);
   return text;
@@ -63,11 +58,11 @@ export function writesInPlace(ms: number): boolean {
 }
 
 /**
- * Writes the 24 chars of `isoInstant(ms)` into `out` at `at` (`ms` such that writesInPlace), through
- * `view` (a DataView of the same bytes) two and four chars to a store: the record codec's JSON
- * writes instants this way, without a string in between (five in an operation).
+ * Writes the 24 chars of `isoInstant(ms)` at `at` in the bytes `view` covers (`ms` such that
+ * writesInPlace), two and four chars to a store: the record codec's JSON writes instants this way,
+ * without a string in between (five in an operation).
  */
-export function writeIsoInstant(ms: number, out: Uint8Array, view: DataView, at: number): void {
+export function writeIsoInstant(ms: number, view: DataView, at: number): void {
   const days = Math.floor(ms / MS_PER_DAY);
   let rest = ms - days * MS_PER_DAY;
   // The date of the day last written, kept: a page's instants are mostly of the same few days.
@@ -81,22 +76,21 @@ export function writeIsoInstant(ms: number, out: Uint8Array, view: DataView, at:
   rest -= minute * 60_000;
   const second = Math.floor(rest / 1000);
   const milli = rest - second * 1000;
-  out[at + 10] = 84;
+  view.setUint8(at + 10, 84);
   view.setUint16(at + 11, PAIRS[hour]!, true);
-  out[at + 13] = 58;
+  view.setUint8(at + 13, 58);
   view.setUint16(at + 14, PAIRS[minute]!, true);
-  out[at + 16] = 58;
+  view.setUint8(at + 16, 58);
   view.setUint16(at + 17, PAIRS[second]!, true);
-  out[at + 19] = 46;
-  out[at + 20] = 48 + ((milli / 100) | 0);
+  view.setUint8(at + 19, 46);
+  view.setUint8(at + 20, 48 + ((milli / 100) | 0));
   view.setUint16(at + 21, PAIRS[milli % 100]!, true);
-  out[at + 23] = 90;
+  view.setUint8(at + 23, 90);
 }
 
-/** `YYYY-MM-DD` of the day `dateOfDay` (days since 1970), written by writeDate; and as numbers for stores (4, 4 and 2 chars). */
-const date = Buffer.from('1970-01-01', 'latin1');
-const dateWords = new Uint32Array([date.readUInt32LE(0), date.readUInt32LE(4), date.readUInt16LE(8)]);
-let dateOfDay = 0;
+/** `YYYY-MM-DD` of the day `dateOfDay` (days since 1970), set by writeDate, as numbers for little-endian stores of 4, 4 and 2 chars. */
+const dateWords = new Uint32Array(3);
+let dateOfDay = -1;
 
 function writeDate(days: number): void {
   // Days since 0000-03-01, in 400-year eras of 146,097 days (Hinnant, "chrono-Compatible Low-Level Date Algorithms").
@@ -111,12 +105,9 @@ function writeDate(days: number): void {
   const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
   const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  two(date, 0, (year / 100) | 0);
-  two(date, 2, year % 100);
-  two(date, 5, month);
-  two(date, 8, day);
-  dateWords[0] = date.readUInt32LE(0);
-  dateWords[1] = date.readUInt32LE(4);
-  dateWords[2] = date.readUInt16LE(8);
+  // `YYYY`, then `-MM-` (the hyphens, 45, around the month's digits), then `DD`.
+  dateWords[0] = PAIRS[(year / 100) | 0]! | (PAIRS[year % 100]! << 16);
+  dateWords[1] = 45 | (PAIRS[month]! << 8) | (45 << 24);
+  dateWords[2] = PAIRS[day]!;
   dateOfDay = days;
 }

@@ -16,7 +16,7 @@
 // answer undefined: the caller keeps such a record as the object itself.
 
 import { latin1Text, utf8Text } from './buffer-text';
-import { readUuid, writeUuid, writeUuidPairs } from './uuid-bytes';
+import { readUuid, writeUuid } from './uuid-bytes';
 import { isoInstant, knownInstantMs, rememberInstant, writeIsoInstant, writesInPlace } from './iso-instant';
 
 const NULL = 0;
@@ -108,6 +108,7 @@ export class RecordCodec {
   private readonly floatBytes = new Uint8Array(this.float.buffer);
   /** A UUID's 36 chars, written whole (hyphens too) by writeUuid in each decode of one. */
   private readonly uuidChars = Buffer.alloc(36);
+  private readonly uuidCharsView = viewOf(this.uuidChars);
   /** A row's own id or scope as a UUID's bytes, filled in by `json` (RecordOwner.rowUuid). */
   private readonly uuidBytes = new Uint8Array(16);
   /** Per shape, a function that reads its values into an object literal of that shape. */
@@ -129,7 +130,7 @@ export class RecordCodec {
   private readonly namesWide: boolean[] = [];
   /** Where `json` writes its text (UTF-8), and how far. */
   private jsonOut = Buffer.allocUnsafe(4096);
-  /** `jsonOut` for stores of two and four bytes at once (UUIDs, keys): unaligned, little-endian. */
+  /** `jsonOut` for stores of two and four bytes at once (keys, UUIDs, instants, names): unaligned, little-endian. */
   private jsonView = viewOf(this.jsonOut);
   private jsonAt = 0;
   /**
@@ -294,9 +295,7 @@ export class RecordCodec {
   }
 
   private grow(n: number): void {
-    const bigger = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.length + n));
-    this.out.copy(bigger, 0, 0, this.length);
-    this.out = bigger;
+    this.out = grown(this.out, this.length, this.length + n);
   }
 
   private varint(n: number): void {
@@ -550,7 +549,7 @@ export class RecordCodec {
       }
       case UUID: {
         if (this.at + 16 > this.end) throw new Error(`record codec: the kept form ends at ${this.end}, inside a value`);
-        writeUuid(this.input, this.at, this.uuidChars, 0);
+        writeUuid(this.input, this.at, this.uuidCharsView, 0);
         this.at += 16;
         return latin1Text(this.uuidChars, 0, 36);
       }
@@ -673,7 +672,7 @@ export class RecordCodec {
           this.jsonRoom(26);
           const out = this.jsonOut;
           out[start] = QUOTE;
-          writeIsoInstant(ms, out, this.jsonView, start + 1);
+          writeIsoInstant(ms, this.jsonView, start + 1);
           out[start + 25] = QUOTE;
           this.jsonAt += 26;
         } else {
@@ -740,17 +739,15 @@ export class RecordCodec {
     const out = this.jsonOut;
     let at = this.jsonAt;
     out[at++] = QUOTE;
-    at = writeUuidPairs(bytes, from, out, this.jsonView, at);
+    at = writeUuid(bytes, from, this.jsonView, at);
     out[at++] = QUOTE;
     this.jsonAt = at;
   }
 
   private jsonRoom(n: number): void {
     if (this.jsonAt + n <= this.jsonOut.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(this.jsonOut.length * 2, this.jsonAt + n));
-    this.jsonOut.copy(bigger, 0, 0, this.jsonAt);
-    this.jsonOut = bigger;
-    this.jsonView = viewOf(bigger);
+    this.jsonOut = grown(this.jsonOut, this.jsonAt, this.jsonAt + n);
+    this.jsonView = viewOf(this.jsonOut);
   }
 
   private jsonByte(b: number): void {
@@ -785,10 +782,8 @@ export class RecordCodec {
     const json = Buffer.from(JSON.stringify(this.names[id]));
     const start = this.namesJsonLength;
     if (start + json.length > this.namesJson.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.namesJson.length * 2, start + json.length));
-      this.namesJson.copy(bigger, 0, 0, start);
-      this.namesJson = bigger;
-      this.namesJsonView = viewOf(bigger);
+      this.namesJson = grown(this.namesJson, start, start + json.length);
+      this.namesJsonView = viewOf(this.namesJson);
     }
     json.copy(this.namesJson, start);
     this.namesJsonLength = start + json.length;
@@ -961,7 +956,7 @@ function constantStores(bytes: Uint8Array): string {
   const stores: string[] = [];
   let i = 0;
   for (; i + 4 <= bytes.length; i += 4) {
-    // `* 2 ** 24`, not `<< 24`: a shift would make a top byte of 0x80 or more a negative number.
+    // `* 2 ** 24` keeps the word the positive number its bytes are (a shift would make it negative from 0x80 up).
     const word = bytes[i]! + (bytes[i + 1]! << 8) + (bytes[i + 2]! << 16) + bytes[i + 3]! * 2 ** 24;
     stores.push(`v.setUint32(a + ${i}, ${word}, true);`);
   }
@@ -992,6 +987,13 @@ function copyBytes(
 function isAscii(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
   return true;
+}
+
+/** A buffer of at least `needed` bytes (twice the old one's at least), the first `used` copied from `buffer`. */
+function grown(buffer: Buffer, used: number, needed: number): Buffer<ArrayBuffer> {
+  const bigger = Buffer.allocUnsafe(Math.max(buffer.length * 2, needed));
+  buffer.copy(bigger, 0, 0, used);
+  return bigger;
 }
 
 /** The DataView over the bytes of `buffer` (a Buffer may be a slice of a larger ArrayBuffer). */

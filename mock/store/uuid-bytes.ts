@@ -31,28 +31,31 @@ export function readUuid(text: string, from: number, into: Uint8Array, at: numbe
 }
 
 /**
- * Each byte's two hex digits as one 16-bit number, the first digit in the low byte: written with
- * DataView#setUint16(at, pair, true) they stand in the digits' order.
+ * Each byte's two hex digits as one 16-bit number, the first digit in the low byte: two of them
+ * make a 32-bit number that a little-endian store writes in the digits' order.
  */
 const HEX_PAIRS = new Uint16Array(256);
 for (let b = 0; b < 256; b++) HEX_PAIRS[b] = HEX_CODES[b >>> 4]! | (HEX_CODES[b & 15]! << 8);
 
 /**
- * `writeUuid` into the buffer `view` covers (`out`, the same bytes), two bytes' four digits to a
- * store: the record codec's JSON writes the UUIDs of every record listed from a large store
- * (seven in an operation), and eight stores and the hyphens cost far less than forty.
+ * Writes the 16 bytes at `from` in `bytes` as the canonical UUID's 36 chars (hyphens in place) at
+ * `at` in the bytes `view` covers; answers where the writing ended. Into a buffer, so that the
+ * caller reads one flat string from it (a `+=` chain would be a rope of small strings, several
+ * times larger). Two bytes' four digits to a store: the record codec's JSON writes the UUIDs of
+ * every record listed from a large store (seven in an operation), and eight stores and the
+ * hyphens cost far less than forty.
  */
-export function writeUuidPairs(bytes: Uint8Array, from: number, out: Uint8Array, view: DataView, at: number): number {
+export function writeUuid(bytes: Uint8Array, from: number, view: DataView, at: number): number {
   // 8-4-4-4-12 digits: bytes 0-3, 4-5, 6-7, 8-9, 10-15.
   view.setUint32(at, fourDigits(bytes, from), true);
   view.setUint32(at + 4, fourDigits(bytes, from + 2), true);
-  out[at + 8] = 45;
+  view.setUint8(at + 8, 45);
   view.setUint32(at + 9, fourDigits(bytes, from + 4), true);
-  out[at + 13] = 45;
+  view.setUint8(at + 13, 45);
   view.setUint32(at + 14, fourDigits(bytes, from + 6), true);
-  out[at + 18] = 45;
+  view.setUint8(at + 18, 45);
   view.setUint32(at + 19, fourDigits(bytes, from + 8), true);
-  out[at + 23] = 45;
+  view.setUint8(at + 23, 45);
   view.setUint32(at + 24, fourDigits(bytes, from + 10), true);
   view.setUint32(at + 28, fourDigits(bytes, from + 12), true);
   view.setUint32(at + 32, fourDigits(bytes, from + 14), true);
@@ -63,19 +66,4 @@ export function writeUuidPairs(bytes: Uint8Array, from: number, out: Uint8Array,
 function fourDigits(bytes: Uint8Array, i: number): number {
   // Each pair is below 0x8000 (digits are ASCII), so the shift stays a positive 32-bit number.
   return HEX_PAIRS[bytes[i]!]! | (HEX_PAIRS[bytes[i + 1]!]! << 16);
-}
-
-/**
- * Writes the 16 bytes at `from` in `bytes` as the canonical UUID's 36 chars (hyphens in place)
- * into `out` at `at`; answers where the writing ended. Into a buffer, so that the caller reads one
- * flat string from it (a `+=` chain would be a rope of small strings, several times larger).
- */
-export function writeUuid(bytes: Uint8Array, from: number, out: Uint8Array, at: number): number {
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = 45;
-    const b = bytes[from + i]!;
-    out[at++] = HEX_CODES[b >>> 4]!;
-    out[at++] = HEX_CODES[b & 15]!;
-  }
-  return at;
 }

@@ -347,14 +347,39 @@ describe('the record codec', () => {
     }
   });
 
-  it('when a record has a key or a name beyond ASCII, it is written as JSON.stringify writes it, and the ASCII one after it too', () => {
+  it('when a record has a key or a name beyond ASCII, then it is written as JSON.stringify writes it', () => {
     const codec = new RecordCodec();
     const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [i === 299 ? 'préço' : `key-${i}`, i % 3 === 0 ? undefined : i]));
-    // A field beyond ASCII left out (undefined) still has its key in the shape: the text is read as UTF-8 either way.
+    // Among them a shape of 300 keys (written by a loop) and a key beyond ASCII whose field is left out (undefined).
     const records = [{ ação: 1 }, { status: 'CONFIRMADA', owner: 'São Paulo' }, many, { ключ: undefined, id: 'x' }, { ascii: 'only' }];
     for (const record of records) expect(codec.json(codec.encode(record)!)).toBe(JSON.stringify(record));
     // A name (dictionary entry, no digits) beyond ASCII, again after the dictionary has its JSON.
     for (let i = 0; i < 2; i++) expect(codec.json(codec.encode({ owner: 'Müller' })!)).toBe('{"owner":"Müller"}');
+  });
+
+  it("when the dictionary names' JSON outgrows its first buffer, then names from before and after are written exactly", () => {
+    const codec = new RecordCodec();
+    // Names have no digits: the index spelt in letters. 80 names of about 30 chars: over 2 KB of JSON.
+    const nameOf = (i: number) => `Moraes Moreira e Filhos ${[...String(i)].map((d) => 'abcdefghij'[Number(d)]).join('')}`;
+    const names = Array.from({ length: 80 }, (_, i) => nameOf(i));
+    for (const name of names) expect(codec.json(codec.encode({ owner: name })!)).toBe(JSON.stringify({ owner: name }));
+    const both = { first: names[0], last: names[79], again: names[40] };
+    expect(codec.json(codec.encode(both)!)).toBe(JSON.stringify(both));
+  });
+
+  it('when a kept instant lies past 9999 (a form made by hand), then it and its repeat are written as Date writes them', () => {
+    const codec = new RecordCodec();
+    const text = '2026-01-01T00:00:00.000Z';
+    const form = Buffer.from(codec.encode({ a: text, b: text })!, 'latin1');
+    const ms = Buffer.alloc(8);
+    ms.writeBigUInt64BE(BigInt(Date.parse(text)));
+    // The six bytes of the first instant (the second is kept as a repeat of it), set to 2^48 - 1 ms: the year 10889.
+    const at = form.indexOf(ms.subarray(2));
+    form.fill(0xff, at, at + 6);
+    const kept = form.toString('latin1');
+    const far = new Date(2 ** 48 - 1).toISOString();
+    expect(codec.json(kept)).toBe(JSON.stringify({ a: far, b: far }));
+    expect(codec.json(kept)).toBe(JSON.stringify(codec.decode(kept)));
   });
 
   it('when a record names far dictionary entries and shapes (one- to three-byte numbers), then it is written and read exactly', () => {
