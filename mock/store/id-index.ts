@@ -2,6 +2,7 @@
 // kept as 16 bytes each and found by open addressing (byte-key-slots.ts), so a million ids are two
 // large arrays rather than a million strings and map entries (about 100 bytes each). Any other id
 // (fixtures, tests, imported snapshots) goes in an ordinary Map.
+import { viewOf } from './buffer-text';
 import { ByteKeySlots } from './byte-key-slots';
 import { readUuid, writeUuid } from './uuid-bytes';
 
@@ -13,7 +14,7 @@ export class IdIndex {
   private readonly scratch = new Uint8Array(16);
   /** A UUID's 36 chars, written whole (hyphens too) by writeUuid in each idOf. */
   private readonly idChars = Buffer.alloc(36);
-  private readonly idCharsView = new DataView(this.idChars.buffer, this.idChars.byteOffset, 36);
+  private readonly idCharsView = viewOf(this.idChars);
   private lastParsed = '';
   private lastWasUuid = false;
   private count = 0;

@@ -5,7 +5,7 @@
 // operation listed for the first time. The calendar is Hinnant's days-to-civil algorithm
 // (proleptic Gregorian, as Date's), exact in integers.
 
-import { latin1Text } from './buffer-text';
+import { latin1Text, viewOf } from './buffer-text';
 
 const MS_PER_DAY = 86_400_000;
 /** 9999-12-31T23:59:59.999Z: past it toISOString writes a six-digit year with a sign, so Date answers. */
@@ -13,7 +13,7 @@ const LAST = 253_402_300_799_999;
 
 /** One buffer, filled by each call: its separators never change, only the digits. */
 const chars = Buffer.from('0000-00-00T00:00:00.000Z', 'latin1');
-const charsView = new DataView(chars.buffer, chars.byteOffset, chars.byteLength);
+const charsView = viewOf(chars);
 
 /** Each number below 100 as its two digits in one 16-bit number, the first in the low byte (little-endian stores). */
 const PAIRS = new Uint16Array(100);

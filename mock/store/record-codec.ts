@@ -15,7 +15,7 @@
 // Values it cannot keep exactly (a Date, a Map, a class instance, a function) make `encode`
 // answer undefined: the caller keeps such a record as the object itself.
 
-import { latin1Text, utf8Text } from './buffer-text';
+import { latin1Text, utf8Text, viewOf } from './buffer-text';
 import { readUuid, writeUuid } from './uuid-bytes';
 import { isoInstant, knownInstantMs, rememberInstant, writeIsoInstant, writesInPlace } from './iso-instant';
 
@@ -994,11 +994,6 @@ function grown(buffer: Buffer, used: number, needed: number): Buffer<ArrayBuffer
   const bigger = Buffer.allocUnsafe(Math.max(buffer.length * 2, needed));
   buffer.copy(bigger, 0, 0, used);
   return bigger;
-}
-
-/** The DataView over the bytes of `buffer` (a Buffer may be a slice of a larger ArrayBuffer). */
-function viewOf(buffer: Buffer): DataView {
-  return new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
 /** A char JSON writes as itself inside a string: printable ASCII but the quote and the backslash. */
