@@ -8,8 +8,10 @@
 // front door and pipeline, faults, journal) → resources (one thin handler per operation) →
 // services (orchestration over store, clock, events and jobs) → webhooks (turns events into
 // deliveries) → events and jobs (the event bus, due jobs in mock time) → config (one typed
-// object) → domain (pure rules) → store (what is kept) → base (errors, clock, the document's
-// contract and types, deferred modules, the scripted receiver), which imports nothing above it.
+// object) → store (what is kept, reached only through mock/store/index.ts) → domain (pure
+// rules and the record types the store keeps; it imports no store) → base (shared helpers,
+// errors, clock, the document's contract and types, deferred modules, the scripted receiver),
+// which imports nothing above it.
 const LAYERS = [
   { name: 'main', paths: ['^mock/main\\.ts$', '^mock/cli/', '^mock/package/'] },
   { name: 'app', paths: ['^mock/app\\.ts$', '^mock/server\\.ts$', '^mock/scenarios/'] },
@@ -21,11 +23,11 @@ const LAYERS = [
   { name: 'webhooks', paths: ['^mock/webhooks/'] },
   { name: 'events and jobs', paths: ['^mock/events/', '^mock/jobs/'] },
   { name: 'config', paths: ['^mock/config\\.ts$'] },
-  { name: 'domain', paths: ['^mock/domain/'] },
   { name: 'store', paths: ['^mock/store/'] },
+  { name: 'domain', paths: ['^mock/domain/'] },
   {
     name: 'base',
-    paths: ['^mock/errors/', '^mock/clock\\.ts$', '^mock/lazy/', '^mock/receiver/', '^spec/', '^fixtures/types\\.ts$'],
+    paths: ['^mock/shared/', '^mock/errors/', '^mock/clock\\.ts$', '^mock/lazy/', '^mock/receiver/', '^spec/', '^fixtures/types\\.ts$'],
   },
 ];
 
@@ -54,6 +56,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^mock/inspector/app/' },
       to: { pathNot: ['^mock/inspector/app/', '^spec/generated/', 'node_modules/preact/'] },
+    },
+    {
+      name: 'store-through-its-index',
+      comment: 'outside mock/store/, the store is reached only through mock/store/index.ts: its files are its own business',
+      severity: 'error',
+      from: { path: '^(mock|spec|fixtures)/', pathNot: '^mock/store/' },
+      to: { path: '^mock/store/', pathNot: '^mock/store/index\\.ts$' },
     },
     {
       name: 'no-folder-cycles',

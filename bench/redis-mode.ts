@@ -17,9 +17,7 @@ import { load, median, serviceRequests, type LoadRequest, type LoadResult } from
 import { tableRow } from './lib/markdown';
 import { freePort, memoryOf, startServer, type Server } from './lib/processes';
 import { benchFixtures, fosMock, fosMockOnRedis, tokenFrom } from './lib/targets';
-import { defineScripts } from '../mock/store/redis/scripts';
-import type { RedisClient } from '../mock/store/redis/connection';
-import { RedisSharedState } from '../mock/store/redis/shared-state';
+import { defineScripts, type RedisClient, RedisSharedState } from '../mock/store';
 import { startRedisServer } from '../test/support/redis-server';
 
 export interface RedisModeOptions {

@@ -139,8 +139,7 @@ async function startSubject(size: number, statsFile: string): Promise<Subject> {
   process.stdout.write(`scaling: seeding ${size} operations\n`);
   const port = await freePort();
   // The compiled server (`npm run bench` builds first), not the TypeScript through tsx: the mock's
-  // code as users run it. Through tsx's loader the same pages cost more, the more so the more
-  // records a page writes from their kept form (measured: bench/README.md).
+  // code as users run it.
   const script = projectPath('dist', 'bench', 'servers', 'seeded-mock.js');
   assertBuilt(script);
   const server = await startServer({

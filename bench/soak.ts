@@ -27,7 +27,7 @@ export interface SoakSample {
   rssMb: number;
   /** The live heap after a full collection, array buffers included (the samples taken after a reset). */
   heapMb?: number;
-  /** Of which array buffers (the memory store's kept forms, outside the V8 heap). */
+  /** Of which array buffers (outside the V8 heap). */
   arrayBuffersMb?: number;
 }
 

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { createApp } from './app';
 import { ConfigError, configFrom, type Config, type ServeFlags } from './config';
 import { createServer } from './server';
-import { redactedUrl } from './store/redis/connection';
+import { redactedUrl } from './store';
 import { registerClockCommand } from './cli/clock';
 import { registerContractCommand } from './cli/contract';
 import { registerScenarioCommand } from './cli/scenario';

@@ -21,9 +21,9 @@ import { buildDepositBrCode, FALLBACK_MERCHANT_CITY } from '../../mock/domain/pi
 import { priceQuote } from '../../mock/domain/quotes';
 import { fingerprint } from '../../mock/http/idempotency';
 import { appendTimelineEntry } from '../../mock/services/operation-timeline';
-import type { AccountRecord, Operation, Quote, QuoteRecord, TimelineEntry } from '../../mock/store/records';
+import type { AccountRecord, Operation, Quote, QuoteRecord, TimelineEntry } from '../../mock/domain/records';
 import type { ReferenceData } from '../../mock/services/deps';
-import type { Store } from '../../mock/store/store';
+import type { Store } from '../../mock/store';
 
 const FUNDING_WINDOW_MS = 60 * 60 * 1000;
 const QUOTE_LIFETIME_MS = 30_000;

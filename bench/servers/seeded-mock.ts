@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp } from '../../mock/app';
 import { createServer } from '../../mock/server';
-import { MemoryStore } from '../../mock/store/memory-store';
+import { MemoryStore } from '../../mock/store';
 import { seedOperations } from '../lib/seed-operations';
 
 const [port, count, statsFile, strict, secret] = process.argv.slice(2) as [string, string, string, string, string];

@@ -3,7 +3,7 @@
 // emitted for the customer and delivered to that customer's subscriptions.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { RESOURCE_EVENTS } from '../domain/event-catalogue';
-import type { EventType } from '../store/records';
+import type { EventType } from '../domain/records';
 import { UserError } from '../scenarios/errors';
 import { describeAnswer, type HttpAnswer, type MockClient } from '../scenarios/http';
 

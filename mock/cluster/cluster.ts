@@ -13,8 +13,7 @@ import { ServiceError } from '../errors/catalogue';
 import type { FaultRegistry } from '../http/faults';
 import type { JournalExchange } from '../http/journal-exchange';
 import type { Scheduler } from '../jobs/scheduler';
-import type { RedisBus } from '../store/redis/bus';
-import type { RedisSharedState } from '../store/redis/shared-state';
+import type { RedisBus, RedisSharedState } from '../store';
 
 /**
  * What a replica is asked to do: run what is due (taking the shared clock first), wait until its

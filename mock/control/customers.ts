@@ -2,7 +2,7 @@
 // under new ids, of the template customer's fixture accounts (with balances) and beneficiaries.
 // Parallel test runs take one each and never see each other's data.
 import { randomBytes } from 'node:crypto';
-import type { Account, AccountRecord, Beneficiary } from '../store/records';
+import type { Account, AccountRecord, Beneficiary } from '../domain/records';
 import { created, type ControlContext, type ControlHandlers } from './context';
 
 /** The fixture customer whose data a new customer starts with. */

@@ -1,7 +1,7 @@
 // What the inspector's deliveries view reads and does: each subscription's messages with every
 // attempt (its execution logs) and the pending retry's due time; a resend, as the service API's
 // resend does it (a new attempt under the same message id), without a token.
-import type { ExecutionLog, SubscriptionRecord } from '../store/records';
+import type { ExecutionLog, SubscriptionRecord } from '../domain/records';
 import { ok, type ControlContext, type ControlHandlers } from './context';
 import { deliveryGroup } from '../webhooks/dispatcher';
 import { pendingJobs } from './job-handlers';

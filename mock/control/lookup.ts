@@ -1,8 +1,8 @@
 // Control actions name a record, not its customer: find the owner, so the action can go through
 // the same (tenant-scoped) service call as the real transition. Unknown ids are 404.
 import { ServiceError } from '../errors/catalogue';
-import type { SubscriptionRecord } from '../store/records';
-import type { Store } from '../store/store';
+import type { SubscriptionRecord } from '../domain/records';
+import type { Store } from '../store';
 
 /** 404 RESOURCE_NOT_FOUND for an id no customer holds: the one message every control lookup gives. */
 export function notFound(resource: string, id: string): ServiceError {

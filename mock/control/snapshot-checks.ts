@@ -7,8 +7,8 @@
 import type { Contract } from '../../spec/contract';
 import type { FieldError } from '../../spec/contract/validators';
 import { atScale, isFixedAt, isPositive, type AssetScales } from '../domain/money';
-import type { QuoteRecord } from '../store/records';
-import type { Kind, StoreState } from '../store/store';
+import type { QuoteRecord } from '../domain/records';
+import type { Kind, StoreState } from '../store';
 import { publicProblems } from './public-schemas';
 
 /** What the quote check needs of the service: the reference data's scales and the Quote it shows for a record. */

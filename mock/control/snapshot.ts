@@ -3,8 +3,8 @@
 // restored mock answers as the original did: same lists, same order, cursors still valid
 // (same FOS_MOCK_SECRET), same expiries.
 import { ServiceError } from '../errors/catalogue';
-import type { Operation } from '../store/records';
-import type { StoreState } from '../store/store';
+import type { Operation } from '../domain/records';
+import type { StoreState } from '../store';
 import { settleDueWork, type ControlContext } from './context';
 import { snapshotRecordProblems } from './snapshot-checks';
 import { upgradeTimelines } from './timeline-upgrade';

@@ -3,8 +3,8 @@
 // operations with their state timeline, beneficiaries, subscriptions), newest first.
 import { quoteStatus } from '../domain/quotes';
 import { timelineEntries } from '../services/operation-timeline';
-import type { CustomerRecord, RecordTypes } from '../store/records';
-import type { Kind } from '../store/store';
+import type { CustomerRecord, RecordTypes } from '../domain/records';
+import type { Kind } from '../store';
 import { ok, type ControlContext, type ControlHandlers } from './context';
 import { notFound } from './lookup';
 

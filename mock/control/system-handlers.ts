@@ -1,7 +1,7 @@
 // Presence, configuration, reset, and waiting for webhook deliveries.
 import { ok, type ControlContext, type ControlHandlers } from './context';
 import { resetState } from './reset';
-import { redactedUrl } from '../store/redis/connection';
+import { redactedUrl } from '../store';
 
 export function systemHandlers(c: ControlContext) {
   return {

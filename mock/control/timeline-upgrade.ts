@@ -5,8 +5,8 @@
 // record per operation (id = the operation's, listed under its customer), its states in the
 // order they were kept, at the key of its first.
 import { legacyEntry } from '../services/operation-timeline';
-import type { TimelineRecord } from '../store/records';
-import type { StoreState, StoredRecord } from '../store/store';
+import type { TimelineRecord } from '../domain/records';
+import type { StoreState, StoredRecord } from '../store';
 
 /** The records with every per-state timeline record grouped into its operation's timeline; anything else as it was. */
 export function upgradeTimelines(records: StoreState['records']): StoreState['records'] {

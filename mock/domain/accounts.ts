@@ -1,7 +1,7 @@
 // Owner profiles. Seed: the tax document is sent as `identificationDocument` and returned as
 // `taxId`; the company owner's UBOs are not part of the update and are kept.
 import { ServiceError } from '../errors/catalogue';
-import type { Account, Schemas } from '../store/records';
+import type { Account, Schemas } from './records';
 
 export type OwnerInput = Schemas['AccountUpdate']['owner'];
 type Owner = Account['owner'];

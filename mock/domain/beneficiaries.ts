@@ -1,7 +1,7 @@
 // Payment-instruction states and the seed's beneficiary payment-instruction event payload.
 import { ServiceError } from '../errors/catalogue';
 import type { Reason } from './operations/state-machine';
-import type { Beneficiary, EventType, PaymentInstruction } from '../store/records';
+import type { Beneficiary, EventType, PaymentInstruction } from './records';
 
 export type InstructionStatus = 'CREATED' | 'APPROVED' | 'REJECTED' | 'ACTION_REQUIRED';
 

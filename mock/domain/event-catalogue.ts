@@ -1,7 +1,7 @@
 // Which event types belong to which subscription resource (ours, the ResourceName schema: resource names ACCOUNT,
 // BENEFICIARY, OPERATION; ACCOUNT_* on accounts, OPERATION_* on operations,
 // BENEFICIARY_INSTRUCTION_* on payment instructions). Descriptions serve the reference look-up.
-import type { EventType, ResourceName } from '../store/records';
+import type { EventType, ResourceName } from './records';
 
 export const RESOURCE_EVENTS: Record<ResourceName, EventType[]> = {
   ACCOUNT: ['ACCOUNT_CREATED', 'ACCOUNT_ACTION_REQUIRED', 'ACCOUNT_ASSET_ACTIVATED', 'ACCOUNT_ASSET_FAILED'],

@@ -3,7 +3,7 @@
 // contract run that has no /_mock access. Listed in the README and in the control document's
 // description; each is an x-assumption of the public document. Kept few and memorable.
 import { Decimal } from './money';
-import type { Operation, PaymentInstruction } from '../store/records';
+import type { Operation, PaymentInstruction } from './records';
 import type { Reason } from './operations/state-machine';
 
 export const MAGIC_VALUES = {

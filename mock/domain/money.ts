@@ -1,7 +1,7 @@
 // Money in decimal arithmetic, never floats (seed: "must be handled with decimal-precision
 // arithmetic, never floating point"). Amounts travel as decimal strings at the asset's scale.
 import type DecimalBase from 'decimal.js';
-import { Decimal } from '../store/decimal';
+import { Decimal } from './decimal';
 
 export { Decimal };
 

@@ -2,7 +2,7 @@
 // expires, and is consumed by at most one operation.
 import { ServiceError } from '../errors/catalogue';
 import { Decimal, isFixedAt, scaleOf, type AssetScales } from './money';
-import type { QuoteRecord } from '../store/records';
+import type { QuoteRecord } from './records';
 
 /** An amount is below 10^20: at most 20 digits before the point. */
 const MAX_WHOLE_DIGITS = 20;

@@ -2,7 +2,7 @@
 // for listeners to take the event (the webhook dispatcher queues its deliveries), never for a
 // delivery: a change that is acknowledged has its deliveries queued. A listener reports its own
 // failures; publishing never fails the change that was made.
-import type { EventType, ResourceName } from '../store/records';
+import type { EventType, ResourceName } from '../domain/records';
 
 export interface DomainEvent {
   eventType: EventType;

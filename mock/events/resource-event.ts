@@ -1,6 +1,6 @@
 // The envelope of the ACCOUNT_* and OPERATION_* events (document: AccountEvent, OperationEvent):
 // the resource's id, its customer, the event type, the moment of the transition and the resource.
-import type { EventType } from '../store/records';
+import type { EventType } from '../domain/records';
 import type { DomainEvent } from './event-bus';
 
 export function resourceEvent(

@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto';
 import { errorBody, ServiceError } from '../errors/catalogue';
 import type { Clock } from '../clock';
-import type { Store } from '../store/store';
+import type { Store } from '../store';
 import type { HandlerResult } from '../resources/types';
 
 /** SHA-256 (base64url) of method, path and query, and canonical body, joined by NUL; one call (Node ≥ 20.12), no Hash object. */

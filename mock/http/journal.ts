@@ -8,7 +8,6 @@ import type { NextFunction, Request, Response } from 'express';
 import { exchangeOf, type JournalExchange } from './journal-exchange';
 import { localsOf } from './request-id';
 import type { Clock } from '../clock';
-import { isoInstant } from '../store/iso-instant';
 
 export const JOURNAL_SIZE = 1000;
 
@@ -134,8 +133,7 @@ export class Journal {
   /** Records the request once, when its answer is finished or its connection closes. */
   track(clock: Clock, req: IncomingMessage, res: ServerResponse, path: string, url: string = req.url ?? path): void {
     const started = performance.now();
-    // isoInstant: toISOString's text without a Date (store/iso-instant.ts); this runs on every request.
-    const at = isoInstant(clock.now());
+    const at = new Date(clock.now()).toISOString();
     // Node's server emits 'close' once for every response that had its connection, after 'finish'
     // when it was sent whole: one listener (a 'finish' one too was a second call and made the
     // response's own listener an array). A pipelined response still queued when its connection

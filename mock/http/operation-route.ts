@@ -11,7 +11,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { errorBody, ServiceError } from '../errors/catalogue';
 import type { Services } from '../services';
-import type { Store } from '../store/store';
+import type { Store } from '../store';
 import { toServiceError } from './error-handler';
 import { fingerprint, runIdempotent } from './idempotency';
 import type { RateLimiter } from './rate-limit';

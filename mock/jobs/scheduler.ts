@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ControllableClock } from '../clock';
 import { ServiceError } from '../errors/catalogue';
-import type { ClaimedJob, JobCounts, JobQueue, JobSpec, PendingJob } from '../store/job-queue';
+import type { ClaimedJob, JobCounts, JobQueue, JobSpec, PendingJob } from '../store';
 
 /** Runs a claimed job; answers the job that follows it (the next retry), scheduled as the job completes. */
 export type JobHandler = (job: ClaimedJob) => Promise<JobSpec | undefined>;

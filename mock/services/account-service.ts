@@ -11,7 +11,7 @@ import {
   type StateReason,
 } from '../domain/accounts';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import type { Account, AccountRecord, EventType } from '../store/records';
+import type { Account, AccountRecord, EventType } from '../domain/records';
 import { resourceEvent } from '../events/resource-event';
 import type { Deps } from './deps';
 import { ownAccount } from './ownership';

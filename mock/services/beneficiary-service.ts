@@ -6,7 +6,7 @@ import { instructionRejectedAtOnce, MAGIC_REJECTION } from '../domain/magic-valu
 import { instructionEventPayload, INSTRUCTION_EVENT, moveInstruction, type InstructionStatus } from '../domain/beneficiaries';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { Reason } from '../domain/operations/state-machine';
-import type { Beneficiary, PaymentInstruction, Schemas } from '../store/records';
+import type { Beneficiary, PaymentInstruction, Schemas } from '../domain/records';
 import type { Deps } from './deps';
 import { ownBeneficiary } from './ownership';
 

@@ -7,7 +7,7 @@ import type { AssetScales } from '../domain/money';
 import type { Rate } from '../domain/quotes';
 import type { EventBus } from '../events/event-bus';
 import type { Scheduler } from '../jobs/scheduler';
-import type { Store } from '../store/store';
+import type { Store } from '../store';
 
 export interface ReferenceData {
   rates: Rate[];

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { DemoFixtures } from '../../fixtures/types';
 import type { ReferenceData } from './deps';
-import type { Store } from '../store/store';
+import type { Store } from '../store';
 
 export function readFixtures(path: string): DemoFixtures {
   let parsed: DemoFixtures;

@@ -10,9 +10,9 @@ import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } fro
 import { readPage, type PageParams } from '../domain/pagination/page';
 import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
-import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../store/records';
+import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../domain/records';
 import { resourceEvent } from '../events/resource-event';
-import type { ClaimedJob } from '../store/job-queue';
+import type { ClaimedJob } from '../store';
 import type { Deps } from './deps';
 import { ownAccount, ownBeneficiary, ownOperation } from './ownership';
 import { assertAssetsEnabled, type QuoteService } from './quote-service';
@@ -48,8 +48,7 @@ export class OperationService {
       codec,
       `operation:${customerId}`,
       params,
-      // Shown as stored, and only sent: records listed once may come as their JSON (Store.pageToSend).
-      (q) => store.pageToSend('operation', { scope: customerId, ...q }),
+      (q) => store.page('operation', { scope: customerId, ...q }),
       (r) => r,
     );
   }

@@ -4,8 +4,8 @@
 // state only). A listener of the event bus, like the webhook dispatcher: the change it follows is
 // made whether or not the entry is kept.
 import type { DomainEvent } from '../events/event-bus';
-import type { Operation, TimelineEntry, TimelineRecord } from '../store/records';
-import type { Store } from '../store/store';
+import type { Operation, TimelineEntry, TimelineRecord } from '../domain/records';
+import type { Store } from '../store';
 import type { Deps } from './deps';
 
 /** The states a timeline keeps, its latest: an operation enters a few; this bounds a runaway one. */

@@ -1,8 +1,8 @@
 // Tenancy: every read goes through these, so another customer's record answers exactly as an
 // unknown id does (404 RESOURCE_NOT_FOUND, never 403, so nothing tells that the id exists).
 import { ServiceError } from '../errors/catalogue';
-import type { AccountRecord, Beneficiary, Operation, SubscriptionRecord } from '../store/records';
-import type { Store } from '../store/store';
+import type { AccountRecord, Beneficiary, Operation, SubscriptionRecord } from '../domain/records';
+import type { Store } from '../store';
 
 function notFound(resource: string, id: string, field?: string): ServiceError {
   return new ServiceError('RESOURCE_NOT_FOUND', field ? { resource, id, field } : { resource, id }, `No ${resource} with id ${id}.`);

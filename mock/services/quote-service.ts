@@ -3,8 +3,7 @@
 import { ServiceError } from '../errors/catalogue';
 import { amount } from '../domain/money';
 import { priceQuote, quoteStatus } from '../domain/quotes';
-import { isoInstant } from '../store/iso-instant';
-import type { Quote, QuoteRecord, Schemas } from '../store/records';
+import type { Quote, QuoteRecord, Schemas } from '../domain/records';
 import type { Deps } from './deps';
 import { ownAccount } from './ownership';
 
@@ -33,9 +32,8 @@ export class QuoteService {
       sourceAsset: request.sourceAsset,
       targetAsset: request.targetAsset,
       ...price,
-      // toISOString's text, written without a Date (iso-instant.ts): two per quote made.
-      createdAt: isoInstant(now),
-      expiresAt: isoInstant(now + config.quoteLifetimeMs),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + config.quoteLifetimeMs).toISOString(),
       operationId: null,
       internal,
     };

@@ -2,8 +2,8 @@
 // document): fixed lists, paginated like every other list.
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, RESOURCE_EVENTS, RESOURCE_NAMES, resourceOf } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import type { EventType } from '../store/records';
-import { arrayKeys, sliceSorted } from '../store/slice';
+import type { EventType } from '../domain/records';
+import { arrayKeys, sliceSorted } from '../shared';
 import type { Deps } from './deps';
 
 const RESOURCES = RESOURCE_NAMES.map((name) => ({ name, events: [...RESOURCE_EVENTS[name]] }));

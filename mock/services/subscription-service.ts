@@ -5,7 +5,7 @@ import { ServiceError } from '../errors/catalogue';
 import { EXECUTION_LOG_FIELDS, FilterSyntaxError, matchesFilter, parseFilter, type FilterNode } from '../domain/filters';
 import { RESOURCE_EVENTS, RESOURCE_NAMES } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
-import type { ExecutionLog, Schemas, Subscription, SubscriptionRecord } from '../store/records';
+import type { ExecutionLog, Schemas, Subscription, SubscriptionRecord } from '../domain/records';
 import { allPublic, DOES_NOT_RESOLVE, hostToResolve, RESOLVES_TO_NON_PUBLIC, urlProblem, type ResolvedAddress } from '../domain/url-policy';
 import type { Deps } from './deps';
 import { ownSubscription } from './ownership';

@@ -1,10 +1,10 @@
 // The store interface, asynchronous so the shared (Redis) store and the memory store are one contract; every rule
 // that must hold under concurrency is one atomic call here, never a read-then-write in a handler.
-import type { KeptJson } from './kept-json';
-import type { RecordTypes } from './records';
+import type { RecordTypes } from '../domain/records';
+import type { SortOrder } from '../shared';
 
+export type { SortOrder };
 export type Kind = keyof RecordTypes;
-export type SortOrder = 'ASCENDING' | 'DESCENDING';
 
 export interface PageQuery<T> {
   /** The list's owner: a customer id, or a subscription id for execution logs. */
@@ -77,18 +77,6 @@ export interface Store {
   update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined>;
   remove(kind: Kind, id: string): Promise<void>;
   page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>>;
-  /**
-   * `page` for a caller that sends the records as they are kept and reads nothing in them (a list
-   * shown as stored): a record the store does not keep decoded may come as its JSON (kept-json.ts).
-   * A store that keeps no such form answers `page`.
-   */
-  pageToSend<K extends Kind>(kind: K, query: Omit<PageQuery<RecordTypes[K]>, 'where'>): Promise<PageSlice<RecordTypes[K] | KeptJson>>;
-  /**
-   * Marks each record of `kind` written from now on with `key` when it passes `passes`
-   * (record-table.ts, WriteCheck): the response encoder's check of a listed record, run at the
-   * write so that a page is sent as kept. A store that keeps no marks ignores it.
-   */
-  checkWrites(kind: Kind, key: object, passes: (record: unknown) => boolean): void;
   /** Every record of a kind in a scope, in insertion order (small sets only: subscriptions of a customer). */
   all<K extends Kind>(kind: K, scope: string): Promise<Array<RecordTypes[K]>>;
 

@@ -2,7 +2,7 @@
 // order, cursors still valid, balances, idempotent replays and the clock.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { MemoryStore } from '../../mock/store/memory-store';
+import { MemoryStore } from '../../mock/store';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { control, d, deposit, funded, withdrawal } from './support';
 

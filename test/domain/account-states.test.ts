@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { moveAccount, moveAsset, toResponseOwner, type AccountStatus, type OwnerInput } from '../../mock/domain/accounts';
-import type { Account } from '../../mock/store/records';
+import type { Account } from '../../mock/domain/records';
 
 type Owner = Account['owner'];
 

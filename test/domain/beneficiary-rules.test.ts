@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { INSTRUCTION_EVENT, instructionEventPayload, moveInstruction, type InstructionStatus } from '../../mock/domain/beneficiaries';
-import type { Beneficiary, PaymentInstruction, Schemas } from '../../mock/store/records';
+import type { Beneficiary, PaymentInstruction, Schemas } from '../../mock/domain/records';
 
 const CUSTOMER = '3f1c2a4e-8b7d-4c59-9e21-6a0d5b7c8e90';
 const CREATED_AT = '2025-02-20T13:00:00.000Z';

@@ -5,7 +5,7 @@ import { createClock } from '../../mock/clock';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { fingerprint, runIdempotent } from '../../mock/http/idempotency';
 import type { HandlerResult } from '../../mock/resources/types';
-import { MemoryStore } from '../../mock/store/memory-store';
+import { MemoryStore } from '../../mock/store';
 
 const DAY = 24 * 60 * 60 * 1000;
 const START = Date.parse('2025-03-10T12:00:00.000Z');

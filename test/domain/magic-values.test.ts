@@ -3,7 +3,7 @@
 // reject@fos-mock.test is rejected in any letter case and with surrounding spaces.
 import { describe, expect, it } from '@jest/globals';
 import { depositSettlesAtOnce, instructionRejectedAtOnce, withdrawalForcedShort } from '../../mock/domain/magic-values';
-import type { Operation, PaymentInstruction } from '../../mock/store/records';
+import type { Operation, PaymentInstruction } from '../../mock/domain/records';
 
 const op = (type: string, value: string) => ({ intent: { type }, sourceAmount: { value } }) as unknown as Operation;
 const pix = (dictKey: string) => ({ address: { dictKey } }) as unknown as PaymentInstruction;

@@ -4,7 +4,7 @@ import { ServiceError } from '../../mock/errors/catalogue';
 import { buildOperation, propagatingTags, type NewOperation } from '../../mock/domain/operations/build';
 import { settlementPlan, type SettlementPlan } from '../../mock/domain/operations/settlement';
 import { canMove, moveOperation, OPERATION_EVENT, type OperationStatus } from '../../mock/domain/operations/state-machine';
-import type { Operation, Schemas } from '../../mock/store/records';
+import type { Operation, Schemas } from '../../mock/domain/records';
 
 const CUSTOMER = 'c0ffee00-0000-4000-8000-000000000001';
 const ACCOUNT = 'acc00000-0000-4000-8000-000000000001';

@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { moveInstruction, pixKeyType } from '../../mock/domain/beneficiaries';
 import { moveOperation } from '../../mock/domain/operations/state-machine';
-import type { Operation, PaymentInstruction } from '../../mock/store/records';
+import type { Operation, PaymentInstruction } from '../../mock/domain/records';
 
 describe('PIX key types', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { assertQuoteUsable, priceQuote, quoteStatus, rateFor, type Rate } from '../../mock/domain/quotes';
-import type { QuoteRecord } from '../../mock/store/records';
+import type { QuoteRecord } from '../../mock/domain/records';
 
 const scales = { BRL: 2, USDT: 6 };
 const rates: Rate[] = [

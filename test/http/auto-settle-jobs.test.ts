@@ -3,7 +3,7 @@
 // and a job run again after its replica died publishes the settled state's event again under its
 // own origin (so a delivery already queued is not queued twice).
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { MemoryStore } from '../../mock/store/memory-store';
+import { MemoryStore } from '../../mock/store';
 import type { DomainEvent } from '../../mock/events/event-bus';
 import type { JobHandler } from '../../mock/jobs/scheduler';
 import { OperationService } from '../../mock/services/operation-service';

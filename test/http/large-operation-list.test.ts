@@ -1,13 +1,11 @@
-// Listing operations from a store that holds more of them than it keeps decoded (4,096 per kind):
-// most are sent as the JSON written from their kept form (Store.pageToSend), checked when they
-// were written (checkListedWhenWritten). What a client sees does not change: every operation once,
-// in order, equal to the record; and an operation that breaks the document still answers 500.
+// Listing thousands of operations over HTTP: every operation once, in order, equal to the
+// stored record; and an operation that breaks the document still answers 500 in strict mode.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { seedOperations } from '../../bench/lib/seed-operations';
-import type { Operation } from '../../mock/store/records';
+import type { Operation } from '../../mock/domain/records';
 import { startMock, type Harness } from './harness';
 
-/** More than the store keeps decoded, so that most pages are records read for the first time. */
+/** Enough for many pages of 100, most of them records listed for the first time. */
 const MANY = 4500;
 
 let h: Harness | undefined;
@@ -16,7 +14,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** The mock, strict, with MANY operations of the demo customer; `first` is stored before them (so out of the decoded window). */
+/** The mock, strict, with MANY operations of the demo customer; `first` is stored before them. */
 async function mockWithMany(first?: (store: Harness['mock']['deps']['store'], customerId: string) => Promise<void>) {
   h = await startMock();
   const { store, reference } = h.mock.deps;
@@ -26,7 +24,7 @@ async function mockWithMany(first?: (store: Harness['mock']['deps']['store'], cu
   return { api: await h.as(), store, customerId };
 }
 
-describe('a list of more operations than the store keeps decoded', () => {
+describe('a list of thousands of operations', () => {
   it('walked page by page, gives every operation once, newest first, each equal to the stored record', async () => {
     const { api, store } = await mockWithMany();
     const seen: Operation[] = [];
@@ -44,7 +42,7 @@ describe('a list of more operations than the store keeps decoded', () => {
     expect(created).toEqual([...created].sort((a, b) => b - a));
   }, 60_000);
 
-  it('an operation stored that breaks the document answers 500 naming its field, though it was never kept decoded', async () => {
+  it('an operation stored that breaks the document answers 500 naming its field', async () => {
     const { api } = await mockWithMany(async (store, customerId) => {
       await seedOperations(store, h!.mock.deps.reference, customerId, 1);
       const [model] = (await store.page('operation', { scope: customerId, limit: 1, order: 'DESCENDING' })).items;

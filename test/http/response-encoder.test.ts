@@ -2,7 +2,7 @@
 // document in strict mode, and an unchanged (frozen, stored) item is checked and serialised once.
 import { describe, expect, it } from '@jest/globals';
 import { ResponseEncoder } from '../../mock/http/response-encoder';
-import { MemoryStore } from '../../mock/store/memory-store';
+import { MemoryStore } from '../../mock/store';
 import { contract, countingItemCheck, demoFixtures } from './harness';
 
 const REQUEST_ID = { 'x-request-id': '5f0c6f4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f' };
@@ -38,7 +38,7 @@ describe('the response encoder', () => {
     expect(calls()).toBe(3);
   });
 
-  it('checks a stored record once, even when it is listed again as a new object decoded from the same kept form', async () => {
+  it('checks a stored record once while it is unchanged, however many records are stored beside it, and afresh once changed', async () => {
     const encoder = new ResponseEncoder();
     const { op, calls } = counting(listAccounts());
     const store = new MemoryStore();
@@ -50,11 +50,9 @@ describe('the response encoder', () => {
     };
     const first = await page();
     expect(encoder.encode(op, 200, REQUEST_ID, first, true).violations).toEqual([]);
-    // More records than the memory store keeps decoded: the three are decoded again, as new objects.
     for (let i = 0; i < 5000; i++)
       await store.insert('account', 'customer-b', `filler-${i}`, { ...accounts[0]!, id: `filler-${i}` } as never);
     const again = await page();
-    expect(again.data[0]).not.toBe(first.data[0]);
     expect(encoder.encode(op, 200, REQUEST_ID, again, true).violations).toEqual([]);
     expect(calls()).toBe(3);
     // A changed record is checked afresh.

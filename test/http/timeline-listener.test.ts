@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventBus, type DomainEvent } from '../../mock/events/event-bus';
 import { legacyEntry, recordOperationTimelines, TIMELINE_LIMIT, timelineEntries } from '../../mock/services/operation-timeline';
-import { MemoryStore } from '../../mock/store/memory-store';
+import { MemoryStore } from '../../mock/store';
 
 const CUSTOMER = 'customer-1';
 

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ResolvedAddress } from '../../mock/domain/url-policy';
 import type { DeliveryRequest } from '../../mock/webhooks/deliver';
-import type { ExecutionLog } from '../../mock/store/records';
+import type { ExecutionLog } from '../../mock/domain/records';
 import { startMock, type Authed, type Harness } from './harness';
 import { demo } from './fixture-ids';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';

@@ -7,8 +7,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { createClock, type ControllableClock } from '../../mock/clock';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { Scheduler, type JobHandler } from '../../mock/jobs/scheduler';
-import type { ClaimedJob, JobQueue, JobSpec } from '../../mock/store/job-queue';
-import { MemoryJobQueue } from '../../mock/store/memory-job-queue';
+import { type ClaimedJob, type JobQueue, type JobSpec, MemoryJobQueue } from '../../mock/store';
 
 const START = Date.parse('2025-03-10T12:00:00.000Z');
 /** The kind whose handler logs the job's name in `ran`. */

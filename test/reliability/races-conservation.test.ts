@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { balancesOf, expectNoSettleErrorsBut, expectStatus } from './support/api';
 import { prng, SEED, shuffled, size } from './support/env';
 import { client, type Answer, type Client } from './support/http-client';
-import type { Amount, Operation } from '../../mock/store/records';
+import type { Amount, Operation } from '../../mock/domain/records';
 import { api, d, errors, h, raceFile, served, start, stop } from './support/races';
 
 const CONSERVATION_RUNS = size('RELIABILITY_CONSERVATION_RUNS', 12);

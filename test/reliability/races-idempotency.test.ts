@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { size } from './support/env';
 import { type Answer } from './support/http-client';
-import type { Beneficiary, Operation, Subscription } from '../../mock/store/records';
+import type { Beneficiary, Operation, Subscription } from '../../mock/domain/records';
 import { api, c1, d, funded, h, raceFile } from './support/races';
 
 const KEY_RACERS = size('RELIABILITY_IDEMPOTENCY_CONCURRENCY', 50);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { size } from './support/env';
-import type { Operation } from '../../mock/store/records';
+import type { Operation } from '../../mock/domain/records';
 import { api, funded, raceFile } from './support/races';
 
 const QUOTE_RACERS = size('RELIABILITY_RACE_CONCURRENCY', 100);

@@ -8,7 +8,7 @@ import { startMock, type Harness } from '../http/harness';
 import { demo } from '../http/fixture-ids';
 import { startReceiver } from '../../mock/receiver/receiver';
 import { resourceEvent } from '../../mock/events/resource-event';
-import type { EventType, ExecutionLog } from '../../mock/store/records';
+import type { EventType, ExecutionLog } from '../../mock/domain/records';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { prng, report, SEED, size } from './support/env';
 import { errorLog } from './support/error-log';

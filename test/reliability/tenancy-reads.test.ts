@@ -4,7 +4,7 @@
 // ids in its lists or execution logs, and never receives customer 1's webhooks.
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { ExecutionLog, Subscription } from '../../mock/store/records';
+import type { ExecutionLog, Subscription } from '../../mock/domain/records';
 import { createQuote, expectStatus, walkAll } from './support/api';
 import { answerProblems } from './support/checks';
 import { as2, BODIES, c1, c2, d, errors, h, leaks, mine, one, r1, r2, stats, tenancyFile, two, twoTenants } from './support/tenancy';

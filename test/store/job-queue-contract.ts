@@ -4,7 +4,7 @@
 // nothing about leases (the Redis-only tests in job-queue.test.ts do). Jobs are told apart by
 // their data (`{ name }`); ids are the queue's own and only compared with each other.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { ClaimedJob, JobQueue, JobSpec } from '../../mock/store/job-queue';
+import type { ClaimedJob, JobQueue, JobSpec } from '../../mock/store';
 
 export const T0 = Date.parse('2025-03-10T00:00:00.000Z');
 

@@ -4,10 +4,7 @@
 // job claimed once, a group run one job at a time, whoever claims), a claim is a lease in real
 // time that another replica takes over once it runs out, and prefixes keep queues apart.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { connectRedis, type RedisClient } from '../../mock/store/redis/connection';
-import { RedisJobQueue } from '../../mock/store/redis/job-queue';
-import { MemoryJobQueue } from '../../mock/store/memory-job-queue';
-import type { ClaimedJob, JobSpec } from '../../mock/store/job-queue';
+import { connectRedis, type RedisClient, RedisJobQueue, MemoryJobQueue, type ClaimedJob, type JobSpec } from '../../mock/store';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { job, jobQueueContract, nameOf, runAll, T0, token } from './job-queue-contract';
 

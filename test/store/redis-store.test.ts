@@ -4,8 +4,8 @@
 // outlives the connection and the server (append-only file).
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { RedisStore } from '../../mock/store/redis/redis-store';
-import type { Operation, QuoteRecord } from '../../mock/store/records';
+import { RedisStore } from '../../mock/store';
+import type { Operation, QuoteRecord } from '../../mock/domain/records';
 import { startRedisServer } from '../support/redis-server';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { quote, storeContract } from './store-contract';

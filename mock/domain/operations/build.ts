@@ -1,6 +1,6 @@
 // A new operation record. Seed: one record shape for every kind, created REQUESTED, tags
 // "stamped at creation, inherited from the account's propagating tags".
-import type { Account, Operation, Tag } from '../../store/records';
+import type { Account, Operation, Tag } from '../records';
 
 export interface NewOperation {
   id: string;

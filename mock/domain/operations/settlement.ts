@@ -2,7 +2,7 @@
 // Debits are applied first and all-or-nothing: a short balance fails the operation with
 // INSUFFICIENT_BALANCE (the Operation schema's x-assumption) and nothing moves.
 import { negate } from '../money';
-import type { Operation } from '../../store/records';
+import type { Operation } from '../records';
 
 export interface BalanceMove {
   accountId: string;

@@ -1,7 +1,7 @@
 // Operation states. Seed: operations are created REQUESTED and COMPLETED is seen; the event
 // names add FAILED and ACTION_REQUIRED outcomes. The transitions between them are ours.
 import { ServiceError } from '../../errors/catalogue';
-import type { EventType, Operation } from '../../store/records';
+import type { EventType, Operation } from '../records';
 
 export type OperationStatus = 'REQUESTED' | 'COMPLETED' | 'FAILED' | 'ACTION_REQUIRED';
 

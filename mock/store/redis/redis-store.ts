@@ -13,10 +13,10 @@
 //   s:bal:<account>          hash asset → decimal string; s:bal-accounts: the accounts that have one
 //   s:idem:<key>, s:idem-exp idempotency entries and their expiry (mock time) index
 import { ServiceError } from '../../errors/catalogue';
-import { Decimal } from '../decimal';
+import { Decimal } from '../../domain/decimal';
 import { deepFreeze } from '../freeze';
 import { checkedImport } from '../import-check';
-import type { RecordTypes } from '../records';
+import type { RecordTypes } from '../../domain/records';
 import type {
   BalancedUpdate,
   BalanceMove,
@@ -203,17 +203,6 @@ export class RedisStore implements Store {
       if (found.length < WALK_CHUNK * 3) return;
     }
   }
-
-  /** The records as `page` reads them: this store keeps no JSON form to send instead. */
-  pageToSend<K extends Kind>(kind: K, query: Omit<PageQuery<RecordTypes[K]>, 'where'>): Promise<PageSlice<RecordTypes[K]>> {
-    return this.page(kind, query);
-  }
-
-  /**
-   * Nothing: this store keeps no marks (record-marks.ts), each replica parses what it reads, and the
-   * response encoder keeps what passed beside the parsed objects it is handed again.
-   */
-  checkWrites(): void {}
 
   async page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>> {
     if (query.where) return this.filteredPage(kind, query, query.where);

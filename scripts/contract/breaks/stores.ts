@@ -1,8 +1,7 @@
 // Breaks made by a store that keeps too little (createApp's `store` option): quotes never marked
 // consumed, idempotency keys that ignore the request body.
-import { MemoryStore } from '../../../mock/store/memory-store';
-import type { RecordTypes } from '../../../mock/store/records';
-import type { IdempotencyClaim, Kind } from '../../../mock/store/store';
+import { MemoryStore, type IdempotencyClaim, type Kind } from '../../../mock/store';
+import type { RecordTypes } from '../../../mock/domain/records';
 import type { Break } from './break';
 
 /**

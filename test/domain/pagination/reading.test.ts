@@ -3,7 +3,7 @@
 // against an explicit sortOrder, another customer's list, another secret, and the empty string.
 import { describe, expect, it } from '@jest/globals';
 import { CursorCodec } from '../../../mock/domain/pagination/cursor';
-import { MemoryStore } from '../../../mock/store/memory-store';
+import { MemoryStore } from '../../../mock/store';
 import { asOperation, expectInvalidCursor, ids, LIST, range, reader, SECRET, storeWith, walkNext } from './support';
 
 describe('reading pages of a list', () => {

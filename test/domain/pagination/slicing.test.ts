@@ -1,7 +1,7 @@
 // sliceSorted over a fixed sorted array: the first page in either order, NEXT and PREVIOUS from a
 // key, last and short pages, a cursor past the end, an empty list, and a slot filter.
 import { describe, expect, it } from '@jest/globals';
-import { arrayKeys, sliceSorted } from '../../../mock/store/slice';
+import { arrayKeys, sliceSorted } from '../../../mock/shared';
 
 describe('slicing a fixed sorted list', () => {
   const five = arrayKeys(5); // keys 1..5 at slots 0..4

@@ -5,8 +5,8 @@ import { expect } from '@jest/globals';
 import { serviceErrorFrom } from '../../support/thrown';
 import { CursorCodec, type SortOrder } from '../../../mock/domain/pagination/cursor';
 import { readPage, type Page, type PageParams } from '../../../mock/domain/pagination/page';
-import { MemoryStore } from '../../../mock/store/memory-store';
-import type { Operation } from '../../../mock/store/records';
+import { MemoryStore } from '../../../mock/store';
+import type { Operation } from '../../../mock/domain/records';
 
 export interface Row {
   id: string;

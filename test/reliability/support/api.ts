@@ -1,7 +1,7 @@
 // Small API steps the reliability tests repeat: quotes, operations, list walks, balances.
 import { expect } from '@jest/globals';
 import type { Harness } from '../../http/harness';
-import type { Schemas } from '../../../mock/store/records';
+import type { Schemas } from '../../../mock/domain/records';
 import type { Answer, Client } from './http-client';
 
 export interface QuoteBody {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from '@jest/globals';
 import { startMock, type Harness } from '../../http/harness';
 import { demo } from '../../http/fixture-ids';
 import { startReceiver, type Receiver } from '../../../mock/receiver/receiver';
-import type { ExecutionLog } from '../../../mock/store/records';
+import type { ExecutionLog } from '../../../mock/domain/records';
 import { createQuote, expectStatus, walkAll } from './api';
 import { report } from './env';
 import { errorLog } from './error-log';

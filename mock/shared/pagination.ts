@@ -1,6 +1,7 @@
 // The one pagination walk, shared by the store and by fixed lists (reference look-ups): a
 // binary search to the cursor's position, then a walk of at most `limit` matching items.
-import type { SortOrder } from './store';
+
+export type SortOrder = 'ASCENDING' | 'DESCENDING';
 
 export interface SortedKeys {
   size: number;
