@@ -48,8 +48,8 @@ interface Results {
 
 function ratioTable(rows: Row[]): string[] {
   const lines = [
-    '| benchmark | connections | target | req/s | p50 ms | p99 ms | peak MB | non-2xx | × prism as shipped | × prism silent |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| benchmark | connections | target | req/s | p50 ms | p99 ms | peak MB | non-2xx | × prism as shipped | × prism silent | × mockoon |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const peer = (name: string) =>
@@ -70,6 +70,7 @@ function ratioTable(rows: Row[]): string[] {
         row.non2xx,
         ratio('prism (as shipped)'),
         ratio('prism (-v silent)'),
+        ratio('mockoon (as shipped)'),
       ]),
     );
   }

@@ -1,12 +1,12 @@
 // Benchmarks 1, 2 and 5 of the issue: throughput and latency of fos-mock (strict validation on
-// and off) against Prism (as shipped and silent), a plain Express res.json handler and a bare
-// Node http server; start-up time and idle memory. Targets run alternately, several rounds.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// and off) against Prism (as shipped and silent), Mockoon CLI (as shipped), a plain Express res.json
+// handler and a bare Node http server; start-up time and idle memory. Targets run alternately, several rounds.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, median, serviceRequests, type LoadResult } from './lib/load';
 import { freePort, memoryOf, startServer, type Server, type ServerSpec } from './lib/processes';
-import { bareHttp, benchFixtures, expressJson, fosMock, prism, tokenFrom } from './lib/targets';
+import { bareHttp, benchFixtures, expressJson, fosMock, mockoon, prism, tokenFrom } from './lib/targets';
 
 export interface Row {
   benchmark: string;
@@ -43,6 +43,7 @@ export async function throughput(
     { spec: fosMock('fos-mock (strict off)', await freePort(), fixtures, false), endpoints: ['list', 'quote'] },
     { spec: prism('prism (as shipped)', await freePort(), false), endpoints: ['list', 'quote'] },
     { spec: prism('prism (-v silent)', await freePort(), true), endpoints: ['list', 'quote'] },
+    { spec: mockoon('mockoon (as shipped)', await freePort(), dir), endpoints: ['list', 'quote'] },
   ];
   const servers: Server[] = [];
   const startup: Array<{ target: string; startupMs: number; idleMb: number }> = [];
@@ -107,5 +108,7 @@ export async function throughput(
     return { rows, startup };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
+    // Mockoon's request log is written here and grows with every request.
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -69,6 +69,29 @@ export function prism(name: string, port: number, silent: boolean): ServerSpec {
   };
 }
 
+/**
+ * Mockoon CLI serving spec/openapi.yaml as shipped (it reads OpenAPI 3.1 itself). It logs every
+ * request to stdout and, by default, to a file under ~/.mockoon-cli/logs: HOME is `dir` so that
+ * file is written in the bench's temp folder, not the user's home. No flag turns its stdout log off.
+ */
+export function mockoon(name: string, port: number, dir: string): ServerSpec {
+  return {
+    name,
+    command: NODE,
+    args: [
+      projectPath('node_modules', '@mockoon', 'cli', 'bin', 'run.js'),
+      'start',
+      '--data',
+      projectPath('spec', 'openapi.yaml'),
+      '--port',
+      String(port),
+    ],
+    env: { HOME: dir },
+    port,
+    probe: { path: '/api/accounts', headers: { authorization: 'Bearer x' } },
+  };
+}
+
 // One node process each (tsServer), so the memory reported is the server's, not a tsx wrapper's.
 export function bareHttp(port: number, pageFile: string): ServerSpec {
   return tsServer({
