@@ -13,6 +13,7 @@ import { defaultConfig, randomSecret, type Config, type ResolvedConfig } from '.
 import { localCluster, sharedCluster, type Cluster } from './cluster/cluster';
 import { controlContract } from './control/contract';
 import { docsRouter, findRenderer } from './control/docs';
+import { controlSection, isControlPath } from './http/control-path';
 import { faultMiddleware } from './http/fault-middleware';
 import { FaultRegistry } from './http/faults';
 import { controlHandlers } from './control/handlers';
@@ -44,7 +45,7 @@ import { httpDelivery, type Deliver, type HttpDelivery } from './webhooks/delive
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
 /** The control API's reads of what the inspector shows (tag Inspector), and the page itself. */
-const LOOK_ONLY = /^\/_mock\/(?:journal|state|deliveries|jobs|live|inspector)(?:\/|$)/;
+const LOOK_ONLY: ReadonlySet<string | undefined> = new Set(['journal', 'state', 'deliveries', 'jobs', 'live', 'inspector']);
 
 export interface AppOptions {
   config?: Partial<Config>;
@@ -172,7 +173,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   // changed anything. The inspector's own reads (GETs under /_mock) are no news: they would echo.
   journal.watched = () => feed.watched;
   journal.onRecord = (entry) => {
-    if (!entry.path.startsWith('/_mock')) feed.notify('requests');
+    if (!isControlPath(entry.path)) feed.notify('requests');
     else if (entry.method !== 'GET') feed.notify(...LIVE_TOPICS);
   };
   const parts = {
@@ -225,7 +226,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   // would otherwise fill the journal with its own reads).
   const recordRequest = journal.middleware(clock);
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
-    (req.method === 'GET' || req.method === 'HEAD') && LOOK_ONLY.test(req.path) ? next() : recordRequest(req, res, next),
+    (req.method === 'GET' || req.method === 'HEAD') && LOOK_ONLY.has(controlSection(req.path)) ? next() : recordRequest(req, res, next),
   );
   // A replica that has lost Redis answers 503 to everything, rather than a state it cannot vouch for.
   if (redis) {

@@ -7,6 +7,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Contract, OperationContract } from '../../spec/contract';
 import { ServiceError } from '../errors/catalogue';
 import { jsonBodyParser } from '../http/body';
+import { isControlPath } from '../http/control-path';
 import { operationRoute, type RouteDeps } from '../http/operation-route';
 import type { RouteHandler } from '../resources/types';
 import { RouteTable } from '../http/route-table';
@@ -16,10 +17,6 @@ import { checkedAgainstPublic } from './public-schemas';
 
 /** Snapshots of a busy mock outgrow the service API's 1 MiB body limit. */
 export const CONTROL_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
-
-export function isControlPath(path: string): boolean {
-  return path === '/_mock' || path.startsWith('/_mock/');
-}
 
 function underControl(handler: (req: Request, res: Response, next: NextFunction) => void): RequestHandler {
   return (req, res, next) => (isControlPath(req.path) ? handler(req, res, next) : next());

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ServiceError } from '../errors/catalogue';
+import { isControlPath } from './control-path';
 import { answerError } from './error-handler';
 import type { FaultAction, FaultRegistry } from './faults';
 import type { FaultTrace } from './journal';
@@ -35,7 +36,7 @@ export async function applyFault(action: FaultAction, req: IncomingMessage, res:
 /** Faults on paths the service front door does not answer (unknown paths, other methods, /docs). */
 export function faultMiddleware(registry: FaultRegistry, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (req.path === '/_mock' || req.path.startsWith('/_mock/')) return next();
+    if (isControlPath(req.path)) return next();
     // Stryker disable next-line ConditionalExpression: an empty registry's take finds nothing; the size check only spares the await.
     const action = registry.size === 0 ? undefined : await registry.take(req.method, req.path);
     if (!action || !(await applyFault(action, req, res, logger))) next();

@@ -5,6 +5,7 @@
 // `times` are counted across them (one atomic hit per firing); each replica matches against a
 // mirror it reloads when the faults' version changes (read with the clock on every request).
 import { ServiceError } from '../errors/catalogue';
+import { isControlPath } from './control-path';
 
 export type Latency = number | { min: number; max: number };
 
@@ -108,7 +109,7 @@ export class FaultRegistry {
   }
 
   async add(input: FaultInput): Promise<Fault> {
-    if (input.path === '/_mock' || input.path.startsWith('/_mock/')) {
+    if (isControlPath(input.path)) {
       throw invalid('body.path', 'faults apply to the service API, not to /_mock');
     }
     if (typeof input.latencyMs === 'object' && input.latencyMs.min > input.latencyMs.max) {

@@ -2,6 +2,7 @@
 // the CLI: it parses answers, and turns "nobody listens there" into a clear MockTargetError.
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../lazy/modules';
+import { CONTROL_ROOT, isControlPath } from '../http/control-path';
 import { MockTargetError, unreachable } from './errors';
 
 export interface HttpAnswer {
@@ -80,7 +81,7 @@ export class MockClient {
 }
 
 export function controlPath(path: string): string {
-  return path.startsWith('/_mock/') || path === '/_mock' ? path : `/_mock${path}`;
+  return isControlPath(path) ? path : `${CONTROL_ROOT}${path}`;
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

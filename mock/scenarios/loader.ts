@@ -4,6 +4,7 @@
 // the step number and the field.
 import { readFileSync } from 'node:fs';
 import { load, YAMLException } from 'js-yaml';
+import { CONTROL_ROOT, isControlPath } from '../http/control-path';
 import { ScenarioFileError, UserError } from './errors';
 import { parsePath } from './paths';
 import { schemaProblems, where } from './schema';
@@ -64,10 +65,9 @@ function referenceProblems(scenario: Scenario): string[] {
   const problems: string[] = [];
   scenario.steps.forEach((step, index) => {
     const at = (field: string) => where(['steps', String(index), ...(field ? [field] : [])], scenario);
-    if (step.call?.split(' ')[1]?.startsWith('/_mock'))
-      problems.push(
-        `${at('call')}: /_mock paths are control calls: write control: ${step.call.split(' ')[0]} ${step.call.split(' ')[1]?.slice(6)}`,
-      );
+    const [method, target = ''] = step.call?.split(' ') ?? [];
+    if (isControlPath(target.split('?')[0]!))
+      problems.push(`${at('call')}: /_mock paths are control calls: write control: ${method} ${target.slice(CONTROL_ROOT.length)}`);
     for (const { field, expression } of stepTemplates(step)) {
       const problem = templateProblem(expression, saved, receivers);
       if (problem) problems.push(`${at(field)}: {{${expression}}} ${problem}`);

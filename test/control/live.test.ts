@@ -102,6 +102,13 @@ describe('GET /_mock/live', () => {
     await stream.close();
   });
 
+  it('a request to /_mockery is a service request, so it is a "requests" notice', async () => {
+    const stream = await openStream();
+    await api.get('/_mockery').expect(404);
+    expect(await stream.until('requests')).toEqual([['requests']]);
+    await stream.close();
+  });
+
   it('reads of the control API are no news, so a page reading after each notice does not echo', async () => {
     const stream = await openStream();
     await control(h).get('/journal?limit=1').expect(200);

@@ -122,6 +122,17 @@ steps:
     ]);
   });
 
+  it('When a call names /_mockery or /_mock with a query, then only the /_mock one is refused as a control call', () => {
+    const { problems } = problemsOf(() =>
+      parseScenario(`name: x
+steps:
+  - call: GET /_mockery
+  - call: GET /_mock?limit=1
+`),
+    );
+    expect(problems).toEqual(['step 2 (GET /_mock?limit=1), field call: /_mock paths are control calls: write control: GET ?limit=1']);
+  });
+
   it('When the YAML does not parse, then it gives the line and column', () => {
     const path = file('broken.yaml', 'name: x\nsteps:\n  - call: GET /x\n   expect: {status: 200\n');
     const { problems } = problemsOf(() => loadScenarioFile(path));
