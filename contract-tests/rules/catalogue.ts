@@ -1,8 +1,8 @@
 // Every rule of the service specification (seed/service-spec.md) and of the product's documented
-// gap decisions (DESIGN.md, "Gap decisions"; the README) that a client can observe over HTTP.
+// gap decisions (DESIGN.md, "Gap decisions"; docs/) that a client can observe over HTTP.
 // Each has a short stable id: contract tests carry it in their titles (`[QUOTE-CONSUMED-ONCE]`),
 // deliberate breaks (scripts/contract/breaks/) declare it, and `npm run rules:table` joins the
-// three into the README's rule table. Ids are never reused for another rule: a table read last
+// three into the rule table (docs/contract-suite.md). Ids are never reused for another rule: a table read last
 // month must still mean the same thing.
 //
 // Left out on purpose: what the seed marks "not shown" and DESIGN does not decide (rate limits,

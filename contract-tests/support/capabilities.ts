@@ -168,7 +168,7 @@ export function describeWhen(needs: readonly Need[], name: string, fn: () => voi
 }
 
 /**
- * A test of something the mock is known to get wrong (see the README's contract suite section):
+ * A test of something the mock is known to get wrong (see docs/contract-suite.md, "Known mock bugs"):
  * against a mock it is registered with jest's `it.failing`, so the run stays green while the
  * bug stands and turns red the day it is fixed (then drop the marker); against any other
  * target it is an ordinary test.

@@ -81,7 +81,7 @@ export function settings(): SuiteSettings {
   return (cached ??= readSettings(process.env));
 }
 
-/** The in-process mock's documented demo customers (README), used only when no control API makes fresh ones. */
+/** The in-process mock's documented demo customers (README, docs/fixtures.md), used only when no control API makes fresh ones. */
 export const DEMO_CUSTOMERS: [Credentials, Credentials] = [
   { clientId: 'demo-client', clientSecret: 'demo-secret' },
   { clientId: 'demo-client-2', clientSecret: 'demo-secret-2' },

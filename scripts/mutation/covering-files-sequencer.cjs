@@ -2,7 +2,7 @@
 //
 // Stryker's jest runner narrows a mutant's run to its covering tests by name
 // (`testNamePattern`), but jest still loads every related test file to look for them, and each
-// contract file starts the whole mock in-process: that cost 10 to 15 s a mutant (README,
+// contract file starts the whole mock in-process: that cost 10 to 15 s a mutant (docs/testing.md,
 // "Mutation testing"). The dry run records which file's tests ran which mutant
 // (./bail-environment.cjs, ./test-index.cjs); here only those files are kept. Without an index,
 // or for a mutant no file covered, every file runs, which is what Stryker asked for.

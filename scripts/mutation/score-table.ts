@@ -1,4 +1,4 @@
-// The score per file of the last mutation run (reports/mutation/mutation.json), as the README's
+// The score per file of the last mutation run (reports/mutation/mutation.json), as docs/testing.md's
 // markdown table, and the mutants that escaped, by file, for whoever writes the next test.
 //
 //   npx tsx scripts/mutation/score-table.ts [--survivors] [--file part-of-a-path] [--reports a.json,b.json]

@@ -1,5 +1,5 @@
 // Magic values: documented inputs of the service API that force an outcome without the control
-// API (mock/domain/magic-values.ts; README "Control API, clock, faults (QA)").
+// API (mock/domain/magic-values.ts; docs/control-api.md, "Magic values").
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { MAGIC_VALUES } from '../../mock/domain/magic-values';
 import type { Authed, Harness } from '../http/harness';

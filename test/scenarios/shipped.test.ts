@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => target.stop());
 
 describe('the shipped scenarios', () => {
-  it('are the five the README names, at least', () => {
+  it('are the five docs/scenarios-and-cli.md names, at least', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'deposit-settles.yaml',
