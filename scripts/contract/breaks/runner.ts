@@ -134,7 +134,7 @@ export async function main(): Promise<number> {
     },
     !only,
   );
-  lines.push(`Failing tests per break: ${written.join(', ')} (npm run rules:table turns it into the README's rule table).`);
+  lines.push(`Failing tests per break: ${written.join(', ')} (npm run rules:table turns it into docs/rules/rule-table.md).`);
   const missed = outcomes.filter((o) => !o.caught);
   if (missed.length) lines.push(`NOT CAUGHT: ${missed.map((o) => o.brk.id).join(', ')}: the suite has a hole there.`);
   process.stdout.write(`${lines.join('\n')}\n`);
