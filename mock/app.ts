@@ -26,8 +26,8 @@ import { EventBus } from './events/event-bus';
 import { LIVE_TOPICS, LiveFeed } from './events/live-feed';
 import { liveStreams } from './control/live';
 import { recordOperationTimelines } from './services/operation-timeline';
-import { checkFixtures } from './services/fixture-checks';
-import { loadFixtures, readFixtures, referenceData } from './services/fixtures';
+import { checkFixtures, fixtureProblems } from './services/fixture-checks';
+import { FixtureSource, loadFixtures, readFixtures, referenceData } from './services/fixtures';
 import { errorHandler } from './http/error-handler';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
@@ -83,7 +83,8 @@ export interface MockApp {
   journal: Journal;
   /** Every replica of this mock: this process alone in memory, all replicas on the same Redis. */
   cluster: Cluster;
-  fixtures: DemoFixtures;
+  /** The fixtures loaded now: read again from their file by every reset. */
+  readonly fixtures: DemoFixtures;
   /** What changed, for the push channel (GET /_mock/live): a listener here is an inspector page open. */
   live: LiveFeed;
   /** Ends the open push streams (GET /_mock/live, an inspector page), so the HTTP server can close: call it before server.close(). */
@@ -125,11 +126,19 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
 
   const clock = options.clock ?? createClock({ start: config.clockStart ? Date.parse(config.clockStart) : undefined });
   const store = options.store ?? redis?.store ?? new MemoryStore();
-  const fixtures = options.fixtures ?? readFixtures(config.fixturesPath);
+  const initial = options.fixtures ?? readFixtures(config.fixturesPath);
   // Checked before any of it is stored: a bad file stops start-up naming each bad entry.
-  const source = options.fixtures ? '(given to createApp)' : config.fixturesPath;
-  checkFixtures(fixtures, (name, value) => contract.checkSchema(name, value), source);
-  await store.seedOnce(() => loadFixtures(store, fixtures));
+  const checkSchema = (name: string, value: unknown) => contract.checkSchema(name, value);
+  checkFixtures(initial, checkSchema, options.fixtures ? '(given to createApp)' : config.fixturesPath);
+  await store.seedOnce(() => loadFixtures(store, initial));
+  // The rates and asset scales the services compute with follow the fixtures a reset reloads.
+  const reference = referenceData(initial);
+  const fixtures = new FixtureSource(
+    initial,
+    options.fixtures ? undefined : config.fixturesPath,
+    (next) => fixtureProblems(next, checkSchema),
+    (next) => Object.assign(reference, referenceData(next)),
+  );
 
   const deps: Deps = {
     store,
@@ -144,7 +153,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       (error) => logger.error({ err: error }, 'scheduled job failed'),
       { leaseMs: config.jobLeaseMs },
     ),
-    reference: referenceData(fixtures),
+    reference,
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
   };
@@ -178,6 +187,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   };
   const parts = {
     clock,
+    fixtures,
     faults,
     journal,
     scheduler: deps.scheduler,
@@ -186,7 +196,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     heal: redis
       ? async () => {
           await redis.shared.secret(config.secret);
-          await store.seedOnce(() => loadFixtures(store, fixtures));
+          await store.seedOnce(() => loadFixtures(store, fixtures.current));
         }
       : undefined,
   };
@@ -280,7 +290,9 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     faults,
     journal,
     cluster,
-    fixtures,
+    get fixtures() {
+      return fixtures.current;
+    },
     live: feed,
     endStreams: () => live.close(),
     async close() {

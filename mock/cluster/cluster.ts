@@ -18,11 +18,11 @@ import type { RedisBus, RedisSharedState } from '../store';
 /**
  * What a replica is asked to do: run what is due (taking the shared clock first), wait until its
  * events are queued and nothing due is left, wait for its running jobs, drop the jobs (once its
- * running ones have finished), take the shared clock and faults as they are now, or send its
- * journal entries.
+ * running ones have finished), take the shared clock and faults as they are now, send its
+ * journal entries, or read its fixtures file again (a reset).
  */
-export type ClusterAction = 'run-due' | 'idle' | 'wait-jobs' | 'clear-jobs' | 'sync' | 'flush-journal';
-const ACTIONS: readonly string[] = ['run-due', 'idle', 'wait-jobs', 'clear-jobs', 'sync', 'flush-journal'];
+export type ClusterAction = 'run-due' | 'idle' | 'wait-jobs' | 'clear-jobs' | 'sync' | 'flush-journal' | 'reload-fixtures';
+const ACTIONS: readonly string[] = ['run-due', 'idle', 'wait-jobs', 'clear-jobs', 'sync', 'flush-journal', 'reload-fixtures'];
 
 /** Asks every replica for the exchange of a request (the request id follows). */
 const EXCHANGE_ASK = 'journal-exchange:';
@@ -35,6 +35,8 @@ export interface ReplicaParts {
   faults: FaultRegistry;
   journal: { flush(): Promise<void>; exchange(requestId: string): JournalExchange | undefined };
   scheduler: Scheduler;
+  /** This replica's fixtures: read again from their file on a reset. */
+  fixtures: { reload(): unknown };
   /** Resolves when the events published on this replica have their deliveries queued. */
   webhooks: { accepted(): Promise<void> };
   /**
@@ -87,6 +89,9 @@ async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => 
       break;
     case 'wait-jobs':
       await parts.scheduler.idle();
+      break;
+    case 'reload-fixtures':
+      parts.fixtures.reload();
       break;
     case 'clear-jobs':
       // A job already running finishes against the old state rather than half into the new one.

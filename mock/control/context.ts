@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 import type { Contract } from '../../spec/contract';
 import type { Cluster } from '../cluster/cluster';
 import type { operations as ControlOperations } from '../../spec/generated/control-api-types';
-import type { DemoFixtures } from '../../fixtures/types';
 import type { Services } from '../services';
 import type { Deps } from '../services/deps';
+import type { FixtureSource } from '../services/fixtures';
 import type { FaultRegistry } from '../http/faults';
 import type { Journal } from '../http/journal';
 import type { HandlerTable } from '../resources/types';
@@ -18,7 +18,8 @@ export interface ControlContext {
   publicContract: Contract;
   /** The control API's own document (spec/control-openapi.yaml), which the control routes answer by. */
   controlContract: Contract;
-  fixtures: DemoFixtures;
+  /** The fixtures a reset loads (read again from their file) and new customers copy. */
+  fixtures: FixtureSource;
   faults: FaultRegistry;
   journal: Journal;
   logger: Logger;

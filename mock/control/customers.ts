@@ -18,7 +18,7 @@ export interface NewCustomer {
 
 export async function createCustomer(c: ControlContext, name?: string): Promise<NewCustomer> {
   const { store, clock, newId } = c.deps;
-  const { fixtures } = c;
+  const fixtures = c.fixtures.current;
   const template = fixtures.customers.find((customer) => customer.clientId === TEMPLATE_CLIENT_ID) ?? fixtures.customers[0];
   const customerId = newId();
   let clientId: string;

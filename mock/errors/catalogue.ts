@@ -35,6 +35,8 @@ export const ERROR_CATALOGUE = {
   INJECTED_FAULT: { status: 503, message: 'A fault injected through the control API.' },
   DOCS_UNAVAILABLE: { status: 501, message: 'The API reference renderer is not installed.' },
   INSPECTOR_UNAVAILABLE: { status: 501, message: 'The inspector page was not built.' },
+  // Control API (ours): a reset re-reads the fixtures file; one it cannot load is refused, the old data kept.
+  FIXTURES_INVALID: { status: 422, message: 'The fixtures file cannot be loaded; the data from before is kept.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

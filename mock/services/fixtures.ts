@@ -3,6 +3,7 @@
 // fixture-checks.ts (the demo data is also checked against the document by a test).
 import { readFileSync } from 'node:fs';
 import type { DemoFixtures } from '../../fixtures/types';
+import { ServiceError } from '../errors/catalogue';
 import type { ReferenceData } from './deps';
 import type { Store } from '../store';
 
@@ -47,4 +48,50 @@ export async function loadFixtures(store: Store, fixtures: DemoFixtures): Promis
   for (const beneficiary of fixtures.beneficiaries) {
     await store.insert('beneficiary', beneficiary.customerId, beneficiary.id, beneficiary);
   }
+}
+
+/**
+ * The fixtures the mock loads at start-up and on every reset. Read from their file again on a
+ * reset (`reload`), so an edited file takes effect without a restart; fixtures given in code
+ * (createApp's `fixtures`) have no file and stay as given.
+ */
+export class FixtureSource {
+  constructor(
+    private data: DemoFixtures,
+    /** The file they came from; undefined for fixtures given in code. */
+    private readonly file: string | undefined,
+    /** What the mock could not serve in a set of fixtures (fixture-checks.ts), each named. */
+    private readonly problemsOf: (fixtures: DemoFixtures) => string[],
+    /** Told of every set taken, the first one included. */
+    private readonly onLoad: (fixtures: DemoFixtures) => void,
+  ) {
+    onLoad(data);
+  }
+
+  get current(): DemoFixtures {
+    return this.data;
+  }
+
+  /**
+   * Reads and checks the file again and takes it; a file that cannot be read or served is refused
+   * with 422 FIXTURES_INVALID naming each problem, and the fixtures from before are kept.
+   */
+  reload(): DemoFixtures {
+    if (this.file === undefined) return this.data;
+    let next: DemoFixtures;
+    try {
+      next = readFixtures(this.file);
+    } catch (error) {
+      throw fixturesInvalid(this.file, [(error as Error).message.replace(/^fos-mock: /, '')]);
+    }
+    const problems = this.problemsOf(next);
+    if (problems.length > 0) throw fixturesInvalid(this.file, problems);
+    this.data = next;
+    this.onLoad(next);
+    return next;
+  }
+}
+
+function fixturesInvalid(file: string, problems: string[]): ServiceError {
+  return new ServiceError('FIXTURES_INVALID', { file, problems }, `The fixtures file ${file} cannot be loaded; the data from before is kept.`);
 }

@@ -55,10 +55,13 @@ export interface paths {
         put?: never;
         /**
          * Back to the fixtures
-         * @description Empties the store and loads the fixtures again (the insertion sequence starts again,
-         *     so ids and cursors of the demo data are as at start-up); clears the idempotency keys,
-         *     the faults and the journal (which then holds this call only); drops pending jobs
-         *     (auto-settlements, webhook retries). The mock clock is left where it is.
+         * @description Reads the fixtures file again (so an edited file takes effect without a restart; fixtures
+         *     given in code stay as given), empties the store and loads them (the insertion sequence
+         *     starts again, so ids and cursors of the demo data are as at start-up); clears the
+         *     idempotency keys, the faults and the journal (which then holds this call only); drops
+         *     pending jobs (auto-settlements, webhook retries). The mock clock is left where it is.
+         *     A fixtures file that cannot be read or served is refused with 422 FIXTURES_INVALID naming
+         *     each problem, before anything changes: the data from before is kept.
          */
         post: operations["resetState"];
         delete?: never;
@@ -1544,6 +1547,28 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description FIXTURES_INVALID - the fixtures file cannot be read, or holds what the mock cannot serve; `details.problems` names each, and nothing changed. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FIXTURES_INVALID",
+                     *       "message": "The fixtures file fixtures/mine.json cannot be loaded; the data from before is kept.",
+                     *       "details": {
+                     *         "file": "fixtures/mine.json",
+                     *         "problems": [
+                     *           "accounts[0].id: must be a UUID"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

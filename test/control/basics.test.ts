@@ -10,6 +10,7 @@ import { controlHandlers } from '../../mock/control/handlers';
 import { checkedAgainstPublic } from '../../mock/control/public-schemas';
 import { CLOCK_START, contract, startMock, type Harness } from '../http/harness';
 import { control } from './support';
+import { FixtureSource } from '../../mock/services/fixtures';
 
 let h: Harness;
 beforeAll(async () => {
@@ -75,7 +76,7 @@ describe('routing and validation', () => {
       services: m.services,
       publicContract: m.contract,
       controlContract: controlContract(),
-      fixtures: m.fixtures,
+      fixtures: new FixtureSource(m.fixtures, undefined, () => [], () => undefined),
       faults: m.faults,
       journal: m.journal,
       logger: m.logger,
