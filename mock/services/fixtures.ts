@@ -93,5 +93,6 @@ export class FixtureSource {
 }
 
 function fixturesInvalid(file: string, problems: string[]): ServiceError {
-  return new ServiceError('FIXTURES_INVALID', { file, problems }, `The fixtures file ${file} cannot be loaded; the data from before is kept.`);
+  const message = `The fixtures file ${file} cannot be loaded; the data from before is kept.`;
+  return new ServiceError('FIXTURES_INVALID', { file, problems }, message);
 }

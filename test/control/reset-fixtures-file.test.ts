@@ -45,7 +45,7 @@ describe('reset with a fixtures file', () => {
     expect(h.mock.fixtures.accounts.find((a) => a.id === account.id)!.tags).toContainEqual({ key: 'edited', value: 'by-hand' });
   });
 
-  it('when the file no longer parses, then the reset is refused with 422 FIXTURES_INVALID naming the problem, and nothing changes', async () => {
+  it('when the file no longer parses, then the reset is refused with 422 FIXTURES_INVALID naming it, and nothing changes', async () => {
     await control(h).post('/reset').expect(200);
     const before = (await api.get('/v1/beneficiaries?limit=100').expect(200)).body;
     writeFileSync(file, '{ "customers": [');
