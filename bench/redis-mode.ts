@@ -5,19 +5,16 @@
 // goes: Redis commands per request (INFO commandstats before and after each timed run, scripts'
 // own commands included), the CPU time of the mock and of redis-server per request
 // (/proc/<pid>/stat), and a traced run on one connection (MONITOR) that tells the commands the
-// mock sends from those its scripts run, and counts the reads redis-server makes (/proc/<pid>/io):
-// with auto-pipelining, one read is one batch of commands, so reads per request are round trips.
-import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// mock sends from those its scripts run, and counts the reads redis-server makes (/proc/<pid>/io).
+// Its probes are in lib/redis-probes.ts and its Markdown in redis-mode-markdown.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { load, median, serviceRequests, type LoadRequest, type LoadResult } from './lib/load';
-import { tableRow } from './lib/markdown';
 import { freePort, memoryOf, startServer, type Server } from './lib/processes';
 import { benchFixtures, fosMock, fosMockOnRedis, tokenFrom } from './lib/targets';
-import { defineScripts, type RedisClient, RedisSharedState } from '../mock/store';
+import { add, cpuSeconds, keyShape, mockClients, readCalls, redisStats, scriptNames, sha1, type CommandTally } from './lib/redis-probes';
 import { startRedisServer } from '../test/support/redis-server';
 
 export interface RedisModeOptions {
@@ -32,14 +29,14 @@ const LIST = 'GET /api/accounts?limit=10';
 const QUOTE = 'POST /v1/quotes';
 const ENDPOINTS = { list: LIST, quote: QUOTE } as const;
 type Endpoint = keyof typeof ENDPOINTS;
-const MEMORY = 'fos-mock in memory';
-const ON_REDIS = 'fos-mock on Redis (1 replica)';
-type Target = typeof MEMORY | typeof ON_REDIS;
+export const MEMORY = 'fos-mock in memory';
+export const ON_REDIS = 'fos-mock on Redis (1 replica)';
+export type Target = typeof MEMORY | typeof ON_REDIS;
 
 /** The targets: Redis throughput at least this share of memory's, and its p99 under this at 10 connections. */
-const THROUGHPUT_TARGET = 0.5;
-const P99_TARGET_MS = 20;
-const P99_TARGET_CONNECTIONS = 10;
+export const THROUGHPUT_TARGET = 0.5;
+export const P99_TARGET_MS = 20;
+export const P99_TARGET_CONNECTIONS = 10;
 /** Commands the bench itself sends to Redis (INFO, CLIENT LIST, MONITOR…): not the mock's. */
 const BENCH_COMMANDS = new Set(['info', 'client|list', 'client|setname', 'monitor', 'config|resetstat', 'ping']);
 
@@ -125,67 +122,6 @@ export interface RedisModeResult {
   redisPeakMb: number;
   redisUsedMb: number;
 }
-
-const CLOCK_TICK_S = 1 / clockTicks();
-
-function clockTicks(): number {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-}
-
-/** CPU seconds (user + system) a process has used: fields 14 and 15 of /proc/<pid>/stat. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_S;
-}
-
-/** Read system calls a process has made (/proc/<pid>/io syscr). */
-function readCalls(pid: number): number {
-  return Number(/^syscr:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
-}
-
-type CommandStats = Map<string, { calls: number; usec: number }>;
-
-function parseCommandStats(info: string): CommandStats {
-  const stats: CommandStats = new Map();
-  for (const match of info.matchAll(/^cmdstat_(\S+?):calls=(\d+),usec=(\d+)/gm))
-    stats.set(match[1] as string, { calls: Number(match[2]), usec: Number(match[3]) });
-  return stats;
-}
-
-/** The mock's scripts by SHA1 (what EVALSHA names), read from its own definitions. */
-function scriptNames(): Map<string, string> {
-  const names = new Map<string, string>();
-  const recorder = {
-    defineCommand: (name: string, definition: { lua: string }) => names.set(createHash('sha1').update(definition.lua).digest('hex'), name),
-  } as unknown as RedisClient;
-  defineScripts(recorder);
-  new RedisSharedState(recorder, 'fos:');
-  return names;
-}
-
-interface CommandTally {
-  requests: number;
-  calls: Map<string, number>;
-  usec: Map<string, number>;
-  bytesIn: number;
-  bytesOut: number;
-}
-
-/** Calls and time per command, and the bytes in and out so far (the bench's own INFO replies are a few kB a run). */
-async function redisStats(admin: Redis): Promise<{ commands: CommandStats; bytesIn: number; bytesOut: number }> {
-  const commands = parseCommandStats(await admin.info('commandstats'));
-  const stats = await admin.info('stats');
-  const bytes = (field: string) => Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
-  return { commands, bytesIn: bytes('total_net_input_bytes'), bytesOut: bytes('total_net_output_bytes') };
-}
-
-const add = (counts: Map<string, number>, key: string, by = 1) => counts.set(key, (counts.get(key) ?? 0) + by);
 
 interface Sample {
   result: LoadResult;
@@ -377,18 +313,6 @@ export async function redisMode(options: RedisModeOptions): Promise<RedisModeRes
   }
 }
 
-/** The addresses of the mock's own connections to Redis (named fos-mock:… by connection.ts). */
-async function mockClients(admin: Redis): Promise<Set<string>> {
-  const list = (await admin.client('LIST')) as string;
-  const addresses = new Set<string>();
-  for (const line of list.split('\n')) {
-    if (!/\bname=fos-mock/.test(line)) continue;
-    const address = /\baddr=(\S+)/.exec(line)?.[1];
-    if (address) addresses.add(address);
-  }
-  return addresses;
-}
-
 async function trace(
   admin: Redis,
   redisPid: number,
@@ -464,147 +388,4 @@ async function trace(
   } finally {
     monitor.disconnect();
   }
-}
-
-const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
-
-/** A key with its ids (UUIDs, long numbers) replaced by `*`: `fos:s:bal:<uuid>` → `fos:s:bal:*`. */
-function keyShape(key: string): string {
-  return key.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '*').replace(/\d{4,}/g, '*');
-}
-
-/** The memory mock's CPU per request over the Redis one's, for one benchmark and connection count. */
-function cpuRatio(rows: RedisModeRow[], benchmark: string, connections: number): string {
-  const cpu = (target: Target) =>
-    rows.find((r) => r.target === target && r.benchmark === benchmark && r.connections === connections)?.mockCpuUs;
-  const memory = cpu(MEMORY);
-  const redis = cpu(ON_REDIS);
-  return memory && redis ? (memory / redis).toFixed(2) : '-';
-}
-
-const fixed = (value: number | null, digits = 2) => (value === null ? '-' : value.toFixed(digits));
-
-export function redisModeMarkdown(result: RedisModeResult): string[] {
-  const lines = [
-    '## Redis mode',
-    '',
-    `fos-mock (compiled, strict responses on) in memory against one replica on Redis (redis-server ${result.redisVersion}, fresh, ` +
-      `loopback, append-only file off), the same fixtures; ${result.rounds} rounds of ${result.durationS} s per target, targets ` +
-      'alternating; medians. The load generator, the mock and redis-server share the machine’s cores. ' +
-      'CPU per request is over all rounds (user + system, /proc/<pid>/stat); CPU % is of one core while the load ran.',
-    '',
-    tableRow([
-      'benchmark',
-      'connections',
-      'target',
-      'req/s',
-      'mean latency ms',
-      'p50 ms',
-      'p99 ms',
-      'non-2xx',
-      'mock CPU µs/req',
-      'redis CPU µs/req',
-      'mock CPU %',
-      'redis CPU %',
-      'load generator CPU %',
-      'peak MB',
-    ]),
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...result.rows.map((r) =>
-      tableRow([
-        r.benchmark,
-        r.connections,
-        r.target,
-        r.rps.toFixed(0),
-        r.latencyMs.toFixed(2),
-        r.p50,
-        r.p99,
-        r.non2xx,
-        r.mockCpuUs.toFixed(0),
-        fixed(r.redisCpuUs, 0),
-        r.mockCpuPct.toFixed(0),
-        fixed(r.redisCpuPct, 0),
-        r.loadCpuPct.toFixed(0),
-        r.peakMb.toFixed(0),
-      ]),
-    ),
-    '',
-    tableRow([
-      'benchmark',
-      'connections',
-      'Redis ÷ memory req/s',
-      `≥ ${THROUGHPUT_TARGET}×`,
-      'memory ÷ Redis mock CPU per request (the req/s ratio when the mock is the bottleneck)',
-      'p99 ms memory / Redis',
-      `Redis p99 < ${P99_TARGET_MS} ms (at ${P99_TARGET_CONNECTIONS} connections)`,
-    ]),
-    '|---|---|---|---|---|---|---|',
-    ...result.ratios.map((r) =>
-      tableRow([
-        r.benchmark,
-        r.connections,
-        r.rps.toFixed(2),
-        r.throughputMet ? 'met' : 'missed',
-        cpuRatio(result.rows, r.benchmark, r.connections),
-        `${r.p99Memory} / ${r.p99Redis}`,
-        r.p99Met === null ? '-' : r.p99Met ? 'met' : 'missed',
-      ]),
-    ),
-    '',
-    'Redis commands per request over the timed runs (INFO commandstats; the commands scripts run are counted too, and a ' +
-      'script’s time includes theirs):',
-    '',
-    tableRow([
-      'benchmark',
-      'connections',
-      'requests',
-      'commands per request',
-      'bytes to / from Redis per request',
-      'top commands (calls per request, µs in Redis per request)',
-    ]),
-    '|---|---|---|---|---|---|',
-    ...result.commands.map((c) =>
-      tableRow([
-        c.benchmark,
-        c.connections,
-        c.requests,
-        c.perRequest.toFixed(2),
-        `${c.bytesInPerRequest.toFixed(0)} / ${c.bytesOutPerRequest.toFixed(0)}`,
-        c.commands
-          .slice(0, 6)
-          .map((command) => `${command.command} ${command.perRequest.toFixed(2)} (${command.usPerRequest.toFixed(1)} µs)`)
-          .join(', '),
-      ]),
-    ),
-    '',
-    `Traced on one connection for ${result.traceS} s per endpoint (MONITOR): the commands the mock sends (a script call is one) ` +
-      'and those its scripts run, and the reads redis-server makes, each a batch the mock wrote (auto-pipelining): the round ' +
-      `trips. With no request, the mock sends ${result.idle.commandsPerS.toFixed(1)} commands/s and redis-server reads ` +
-      `${result.idle.readsPerS.toFixed(1)} times/s (its timers); both taken off.`,
-    '',
-    tableRow([
-      'benchmark',
-      'requests',
-      'commands sent per request',
-      'run in scripts per request',
-      'round trips (Redis reads) per request',
-      'per command and key: sent / in scripts per request (bytes sent)',
-    ]),
-    '|---|---|---|---|---|---|',
-    ...result.traces.map((t) =>
-      tableRow([
-        t.benchmark,
-        t.requests,
-        t.sentPerRequest.toFixed(2),
-        t.inScriptsPerRequest.toFixed(2),
-        t.readsPerRequest.toFixed(2),
-        t.commands
-          .map((c) => `${c.command} ${c.sent.toFixed(2)} / ${c.inScripts.toFixed(2)}${c.sent > 0 ? ` (${c.bytesSent.toFixed(0)} B)` : ''}`)
-          .join(', '),
-      ]),
-    ),
-    '',
-    `redis-server peak RSS ${result.redisPeakMb.toFixed(0)} MB, ${result.redisUsedMb.toFixed(0)} MB used at the end.`,
-  ];
-  return lines;
 }
