@@ -6,6 +6,7 @@
 // mirror it reloads when the faults' version changes (read with the clock on every request).
 import { ServiceError } from '../errors/catalogue';
 import { isControlPath } from './control-path';
+import { pathGlob, withoutTrailingSlashes, type PathGlob } from './path-glob';
 
 export type Latency = number | { min: number; max: number };
 
@@ -42,19 +43,8 @@ export interface FaultAction {
 export const DEFAULT_FAULT_CODE = 'INJECTED_FAULT';
 const DEFAULT_FAULT_MESSAGE = 'A fault injected through the control API.';
 
-/** `*`: any characters within a segment; `**`: any characters across segments. */
-export function pathPattern(pattern: string): RegExp {
-  const trimmed = pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern;
-  const source = trimmed
-    .split('**')
-    .map((part) => part.split('*').map(escapeRegExp).join('[^/]*'))
-    .join('.*');
-  return new RegExp(`^${source}$`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-}
+/** `*`: any characters within a segment; `**`: any characters across segments (path-glob.ts). */
+export const pathPattern = pathGlob;
 
 /** Where shared faults are kept (mock/store/redis/shared-state.ts): fault JSON by id. */
 export interface SharedFaults {
@@ -75,7 +65,7 @@ function faultOrder(counter: number): string {
 }
 
 export class FaultRegistry {
-  private faults = new Map<string, { fault: Fault; pattern: RegExp }>();
+  private faults = new Map<string, { fault: Fault; pattern: PathGlob }>();
   private version: number | undefined;
   private added = 0;
 
@@ -161,7 +151,7 @@ export class FaultRegistry {
    * counts a hit and uses up one of `times` (the fault removes itself at zero).
    */
   async take(method: string, path: string): Promise<FaultAction | undefined> {
-    const target = path.length > 1 ? path.replace(/\/+$/, '') : path;
+    const target = withoutTrailingSlashes(path);
     for (const { fault, pattern } of [...this.faults.values()]) {
       if (fault.method !== '*' && fault.method !== method.toUpperCase()) continue;
       if (!pattern.test(target)) continue;

@@ -119,6 +119,12 @@ describe('what a fault may be', () => {
     });
   });
 
+  it('a fault pattern of many stars does not hold up requests to long paths: each is answered, faulted or not', async () => {
+    await addFault({ path: '/*a*a*a*a*a*a*a*ab', error: { status: 500 } });
+    await api.get(`/${'a'.repeat(4000)}`).expect(404);
+    await api.get(`/${'a'.repeat(4000)}b`).expect(500);
+  });
+
   it('/_mockery is a service path like any other, and may be faulted', async () => {
     await addFault({ path: '/_mockery', error: { status: 500 } });
     await api.get('/_mockery').expect(500);
