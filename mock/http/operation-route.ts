@@ -42,7 +42,12 @@ export interface OperationRequest {
   params: Record<string, string>;
   query: Record<string, unknown>;
   /** The parsed JSON body (operations that take one), or undefined. */
-  body: unknown;
+  body?: unknown;
+  /**
+   * Reads the body instead of `body`: called after the token is checked, so a request without a
+   * valid token is answered 401 without its body being read.
+   */
+  readBody?: () => Promise<unknown>;
 }
 
 /**
@@ -58,18 +63,19 @@ export async function runOperation(
 ): Promise<void> {
   let result: HandlerResult;
   let replayed = false;
-  // For the journal's record of this request, whatever its answer.
-  localsOf(res).requestBody = request.body;
   try {
     const { headers } = request;
     checkVersion(headers['x-service-version']);
     const customerId = op.security ? await deps.services.tokens.verify(headers.authorization) : '';
     if (customerId) localsOf(res).customerId = customerId;
+    const sent = request.readBody ? await request.readBody() : request.body;
+    // For the journal's record of this request, whatever its answer.
+    localsOf(res).requestBody = sent;
     // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
     // Awaited only when on: an `await` of nothing still costs a turn of the microtask queue.
-    if (deps.rateLimiter) await deps.rateLimiter.enforce(op.security ? { customerId } : { body: request.body }, res);
+    if (deps.rateLimiter) await deps.rateLimiter.enforce(op.security ? { customerId } : { body: sent }, res);
     if (op.idempotent && headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');
-    const body = op.hasBody ? request.body : undefined;
+    const body = op.hasBody ? sent : undefined;
     const check = op.checkRequest({ params: request.params, query: request.query, headers, body });
     if (check.errors.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: check.errors });
     const ctx = {

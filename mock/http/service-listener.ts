@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock';
+import { ServiceError } from '../errors/catalogue';
 import { applyFault } from './fault-middleware';
 import type { FaultRegistry } from './faults';
 import type { Journal } from './journal';
@@ -72,6 +73,12 @@ export function serviceListener(door: FrontDoor): RequestListener {
     match: RouteMatch<RouteHandler>,
   ): Promise<void> {
     door.assertAvailable?.();
+    // A body declared over the limit is refused before a byte of it is read, and the connection
+    // closed, since the body it announced is never read.
+    if (match.op.hasBody && Number(req.headers['content-length']) > door.bodyLimitBytes) {
+      res.setHeader('Connection', 'close');
+      throw new ServiceError('PAYLOAD_TOO_LARGE', { limitBytes: door.bodyLimitBytes });
+    }
     // No fault known (the usual case): no await on the way.
     // Stryker disable next-line ConditionalExpression: take() on an empty registry finds nothing; the size test only spares an await.
     const action = door.faults.size === 0 ? undefined : await door.faults.take(method, path);
@@ -80,8 +87,9 @@ export function serviceListener(door: FrontDoor): RequestListener {
     const queryStart = url.indexOf('?');
     // Express 5's default ("simple") query parser is node:querystring: the same values here.
     const query = queryStart === -1 ? {} : (parseQuery(url.slice(queryStart + 1)) as Record<string, unknown>);
-    const body = match.op.hasBody ? await readBody(req, res) : undefined;
-    await runOperation(match.op, match.target, door.deps, { method, url, headers: req.headers, params, query, body }, res);
+    // Read once the token is checked (runOperation): a request without one is answered first.
+    const read = match.op.hasBody ? () => readBody(req, res) : undefined;
+    await runOperation(match.op, match.target, door.deps, { method, url, headers: req.headers, params, query, readBody: read }, res);
   }
 
   return (req, res) => {

@@ -1,0 +1,105 @@
+// A request is refused before its body is read when the refusal does not depend on it: a body
+// declared over BODY_LIMIT_BYTES is 413 at once (not 408 once the request time-out has waited for
+// bytes that may never come), and a request without a valid token is 401 without its body read.
+// The request time-out is set far beyond the exchanges' own limit (a guard against a hang, not a
+// measure: an answer that waits for the body never comes before the request time-out).
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer } from '../../mock/server';
+import { startMock, type Harness } from '../http/harness';
+import { exchange, head, type RawExchange } from '../reliability/support/raw-http';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const HANG_GUARD_MS = 60_000;
+jest.setTimeout(2 * HANG_GUARD_MS);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+let h: Harness;
+let server: Server;
+let port: number;
+let token: string;
+
+beforeAll(async () => {
+  h = await startMock({ config: { bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: 600_000, headersTimeoutMs: 600_000 } });
+  token = await h.token();
+  server = createServer(h.mock.app, h.mock.deps.config);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  if (server) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  await h?.close();
+});
+
+/** The head of a POST that declares `length` bytes of JSON and sends none of them. */
+const postHead = (path: string, length: number, extra: Array<[string, string]> = []) =>
+  head(`POST ${path} HTTP/1.1`, [
+    ['Host', '127.0.0.1'],
+    ['Content-Type', 'application/json'],
+    ['Content-Length', String(length)],
+    ...extra,
+  ]);
+
+/** The one answer of an exchange, with the Error body's code. */
+function answer(result: RawExchange): { status: number; code: string; requestId?: string; connection?: string } {
+  expect(result.timedOut).toBe(false);
+  expect(result.responses).toHaveLength(1);
+  const response = result.responses[0]!;
+  return {
+    status: response.status,
+    code: (JSON.parse(response.body) as { code: string }).code,
+    requestId: response.headers['x-request-id'],
+    connection: response.headers.connection,
+  };
+}
+
+describe('a body declared over the limit', () => {
+  it('is refused at once with 413 PAYLOAD_TOO_LARGE, an X-Request-Id, and the connection closed', async () => {
+    const auth: Array<[string, string]> = [
+      ['Authorization', `Bearer ${token}`],
+      ['X-Idempotency-Key', 'k-413'],
+    ];
+    const result = await exchange(port, [postHead('/v1/quotes', 10 * BODY_LIMIT_BYTES, auth)], HANG_GUARD_MS);
+    expect(answer(result)).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE', requestId: expect.stringMatching(UUID), connection: 'close' });
+    expect(result.closed).toBe(true);
+  });
+
+  it('on the token call too, which takes no token', async () => {
+    const result = await exchange(port, [postHead('/api/oauth/client/token', BODY_LIMIT_BYTES + 1)], HANG_GUARD_MS);
+    expect(answer(result)).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+  });
+});
+
+describe('a request without a valid token', () => {
+  it('is answered 401 UNAUTHORIZED without waiting for the body it declared', async () => {
+    const result = await exchange(port, [postHead('/v1/quotes', 100, [['Connection', 'close']])], HANG_GUARD_MS);
+    expect(answer(result)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('with a forged token, likewise', async () => {
+    const forged: Array<[string, string]> = [
+      ['Authorization', 'Bearer a.b.c'],
+      ['Connection', 'close'],
+    ];
+    const result = await exchange(port, [postHead('/v1/quotes', 100, forged)], HANG_GUARD_MS);
+    expect(answer(result)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('a request with a valid token and a body within the limit', () => {
+  it('is read and answered as before', async () => {
+    const body = JSON.stringify({ accountId: 'not-a-uuid', sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.00' });
+    const headers: Array<[string, string]> = [
+      ['Authorization', `Bearer ${token}`],
+      ['X-Idempotency-Key', 'k-ok'],
+      ['Connection', 'close'],
+    ];
+    const result = await exchange(port, [postHead('/v1/quotes', Buffer.byteLength(body), headers) + body], HANG_GUARD_MS);
+    expect(answer(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+  });
+});
