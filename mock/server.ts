@@ -38,9 +38,27 @@ export function serverOptions(limits: ServerLimits) {
 
 /** An http.Server for the app with the configured limits; the caller listens. */
 export function createServer(app: RequestListener, config: ServerLimits): Server {
-  const server = createHttpServer(serverOptions(config), app);
+  // Node's own refusal of an HTTP/1.1 request without a Host header is a bare 400 with no body
+  // and no request id: the header is checked here instead, and refused like every other error.
+  const server = createHttpServer({ ...serverOptions(config), requireHostHeader: false }, (req, res) => {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return refuseWithoutHost(res);
+    app(req, res);
+  });
   server.on('clientError', answerClientError);
   return server;
+}
+
+/** RFC 9112, 3.2: an HTTP/1.1 request without a Host header is answered 400, and the connection closed. */
+function refuseWithoutHost(res: ServerResponse): void {
+  const error = new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'headers.host', message: 'is required in HTTP/1.1' }] });
+  const body = JSON.stringify(errorBody(error));
+  res.writeHead(error.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': randomUUID(),
+    Connection: 'close',
+  });
+  res.end(body);
 }
 
 /** What Node's parser or time-outs refused, as the catalogue's error. */

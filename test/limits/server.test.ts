@@ -141,6 +141,18 @@ describe('other requests Node refuses before any route', () => {
     await expectServing();
   });
 
+  it('an HTTP/1.1 request without a Host header is 400 VALIDATION_ERROR naming headers.host, with the Error body', async () => {
+    const noHost = head('GET /api/accounts?limit=1 HTTP/1.1', [['Authorization', `Bearer ${token}`]]);
+    const response = refusal(await exchange(port, [noHost]), 400, 'VALIDATION_ERROR');
+    expect(JSON.parse(response.body).details.fields).toEqual([{ field: 'headers.host', message: 'is required in HTTP/1.1' }]);
+    await expectServing();
+  });
+
+  it('an HTTP/1.0 request needs no Host header, and is answered', async () => {
+    const result = await exchange(port, [head('GET /api/accounts?limit=1 HTTP/1.0', [['Authorization', `Bearer ${token}`]])]);
+    expect(result.responses.map((r) => r.status)).toEqual([200]);
+  });
+
   it('a pipelined request after a good one: the good one is answered first, then the refusal', async () => {
     const result = await exchange(port, [
       head('GET /api/accounts?limit=1 HTTP/1.1', [
