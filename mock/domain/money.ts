@@ -7,6 +7,12 @@ export { Decimal };
 
 export type AssetScales = Record<string, number>;
 
+/**
+ * No balance reaches this: the document's DecimalString has at most 20 integer digits, so a
+ * balance of 10^20 or more could not be shown. A move that would reach it is refused (the store).
+ */
+export const BALANCE_CEILING = new Decimal('1e20');
+
 export function scaleOf(asset: string, scales: AssetScales): number {
   const scale = scales[asset];
   if (scale === undefined) throw new Error(`no scale known for asset ${asset}`);

@@ -2,7 +2,7 @@
 // their settlement (the Operation schema's x-assumption): balances per account and asset, a short balance
 // fails the operation with INSUFFICIENT_BALANCE, only confirmed rail transactions are recorded.
 import { ServiceError } from '../errors/catalogue';
-import { amount, fitsScale, isPositive, scaleOf } from '../domain/money';
+import { amount, atScale, fitsScale, isPositive, scaleOf } from '../domain/money';
 import { depositSettlesAtOnce, withdrawalForcedShort } from '../domain/magic-values';
 import { buildOperation } from '../domain/operations/build';
 import { settlementPlan } from '../domain/operations/settlement';
@@ -12,7 +12,7 @@ import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
 import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../domain/records';
 import { resourceEvent } from '../events/resource-event';
-import type { ClaimedJob } from '../store';
+import type { ClaimedJob, RefusedBalance } from '../store';
 import type { Deps } from './deps';
 import { ownAccount, ownBeneficiary, ownOperation } from './ownership';
 import { assertAssetsEnabled, type QuoteService } from './quote-service';
@@ -236,6 +236,7 @@ export class OperationService {
     );
     if (!outcome) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'operation', id: operationId });
     if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance, origin);
+    if ('over' in outcome) return this.failOver(operation, outcome.over, origin);
     await this.publish(outcome.record, origin);
     return outcome.record;
   }
@@ -244,10 +245,25 @@ export class OperationService {
     const reason = {
       code: 'INSUFFICIENT_BALANCE',
       message: `The ${asset} balance is too low for this operation.`,
-      details: { asset, balance },
+      details: { asset, balance: this.shown(asset, balance) },
     };
     // moveOperation refuses to fail an operation that has ended (the same INVALID_STATE_TRANSITION as assertSettleable).
     return this.transition(operation, 'FAILED', { reason }, origin);
+  }
+
+  /** A credit that would take a balance to 10^20 or more, which no amount of the document can show (BALANCE_CEILING). */
+  private failOver(operation: Operation, over: RefusedBalance, origin?: string): Promise<Operation> {
+    const reason = {
+      code: 'BALANCE_LIMIT_EXCEEDED',
+      message: `The ${over.asset} balance would reach 20 integer digits, more than the API can express.`,
+      details: { accountId: over.accountId, asset: over.asset, balance: this.shown(over.asset, over.balance) },
+    };
+    return this.transition(operation, 'FAILED', { reason }, origin);
+  }
+
+  /** A stored balance as the API shows amounts: at its asset's scale (`25000.00`, not `25000`). */
+  private shown(asset: string, balance: string): string {
+    return atScale(balance, scaleOf(asset, this.deps.reference.scales));
   }
 
   /** Fails or flags an operation (control API), or returns a flagged one to processing. */

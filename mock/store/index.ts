@@ -9,6 +9,7 @@ export type {
   Kind,
   PageQuery,
   PageSlice,
+  RefusedBalance,
   SortOrder,
   Store,
   StoredRecord,

@@ -6,6 +6,7 @@
 // Every method runs without an await between its read and its write: within one event loop
 // that makes each call atomic, as the Store interface asks.
 import { Decimal } from '../domain/decimal';
+import { BALANCE_CEILING } from '../domain/money';
 import type { RecordTypes } from '../domain/records';
 import { sliceSorted, type SortedKeys } from '../shared';
 import { deepFreeze } from './freeze';
@@ -161,7 +162,7 @@ export class MemoryStore implements Store {
 
   async moveBalance(accountId: string, asset: string, delta: string): Promise<string | null> {
     const next = this.balanceOf(accountId, asset).plus(delta);
-    if (next.isNegative()) return null;
+    if (next.isNegative() || next.gte(BALANCE_CEILING)) return null;
     this.setBalanceNow(accountId, asset, next);
     return next.toFixed();
   }
@@ -187,7 +188,9 @@ export class MemoryStore implements Store {
       const key = `${move.accountId}\n${move.asset}`;
       const stored = this.balanceOf(move.accountId, move.asset);
       const value = (values.get(key)?.value ?? stored).plus(move.delta);
-      if (value.isNegative()) return { short: { accountId: move.accountId, asset: move.asset, balance: stored.toFixed() } };
+      const refused = { accountId: move.accountId, asset: move.asset, balance: stored.toFixed() };
+      if (value.isNegative()) return { short: refused };
+      if (value.gte(BALANCE_CEILING)) return { over: refused };
       values.set(key, { accountId: move.accountId, asset: move.asset, value });
     }
     for (const { accountId, asset, value } of values.values()) this.setBalanceNow(accountId, asset, value);

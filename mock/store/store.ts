@@ -58,8 +58,19 @@ export interface BalanceMove {
   delta: string;
 }
 
-/** What `updateWithBalances` did: the new record, or the balance that was too low (nothing changed), or undefined (no record). */
-export type BalancedUpdate<T> = { record: T } | { short: { accountId: string; asset: string; balance: string } } | undefined;
+/** A balance a move was refused on, as it stood. */
+export interface RefusedBalance {
+  accountId: string;
+  asset: string;
+  balance: string;
+}
+
+/**
+ * What `updateWithBalances` did: the new record; or, nothing changed, the balance that was too
+ * low (`short`) or that would have reached the largest the document can express (`over`,
+ * BALANCE_CEILING); or undefined (no record).
+ */
+export type BalancedUpdate<T> = { record: T } | { short: RefusedBalance } | { over: RefusedBalance } | undefined;
 
 export type IdempotencyClaim =
   { outcome: 'CLAIMED' } | { outcome: 'IN_PROGRESS'; entry: IdempotencyEntry } | { outcome: 'DONE'; entry: IdempotencyEntry };
@@ -91,13 +102,16 @@ export interface Store {
 
   getBalance(accountId: string, asset: string): Promise<string>;
   setBalance(accountId: string, asset: string, value: string): Promise<void>;
-  /** Atomically adds `delta` (a decimal string, may be negative); refuses (null) when the result would be negative. */
+  /**
+   * Atomically adds `delta` (a decimal string, may be negative); refuses (null) when the result
+   * would be negative or reach BALANCE_CEILING.
+   */
   moveBalance(accountId: string, asset: string, delta: string): Promise<string | null>;
   balances(accountId: string): Promise<Record<string, string>>;
   /**
    * One atomic step over a record and balances (settlement): the record becomes `change(current)`
    * and every move is applied, in order, all or nothing. A move that would take a balance below
-   * zero changes nothing and answers that balance. `change` may throw to abort, and may be called
+   * zero, or to BALANCE_CEILING or above, changes nothing and answers that balance. `change` may throw to abort, and may be called
    * again if another replica changed what it read.
    */
   updateWithBalances<K extends Kind>(

@@ -76,7 +76,12 @@ describe('routing and validation', () => {
       services: m.services,
       publicContract: m.contract,
       controlContract: controlContract(),
-      fixtures: new FixtureSource(m.fixtures, undefined, () => [], () => undefined),
+      fixtures: new FixtureSource(
+        m.fixtures,
+        undefined,
+        () => [],
+        () => undefined,
+      ),
       faults: m.faults,
       journal: m.journal,
       logger: m.logger,

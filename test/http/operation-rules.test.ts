@@ -255,7 +255,7 @@ describe('settling', () => {
     expect(failed.currentState.reason).toEqual({
       code: 'INSUFFICIENT_BALANCE',
       message: 'The BRL balance is too low for this operation.',
-      details: { asset: 'BRL', balance: '100' },
+      details: { asset: 'BRL', balance: '100.00' },
     });
   });
 

@@ -754,6 +754,23 @@ export function storeContract<S extends Store>(name: string, makeStore: () => Pr
         expect(await store.balances('to')).toEqual({});
       });
 
+      it('a credit that would take a balance to 20 integer digits (10^20) changes nothing and answers that balance as over', async () => {
+        const store = await settling({ from: '5.00', to: '1.00' });
+        const largest = '99999999999999999999.99';
+        const outcome = await store.updateWithBalances('operation', 'op-1', complete, [move('from', '-5.00'), move('to', largest)]);
+        expect(outcome).toEqual({ over: { accountId: 'to', asset: 'BRL', balance: '1' } });
+        expect(await store.get('operation', 'op-1')).toEqual({ id: 'op-1', status: 'REQUESTED', count: 0 });
+        expect(await store.balances('from')).toEqual({ BRL: '5' });
+        expect(await store.balances('to')).toEqual({ BRL: '1' });
+        // Just below the ceiling is a balance like any other.
+        expect(await store.updateWithBalances('operation', 'op-1', complete, [move('to', '99999999999999999998.99')])).toEqual({
+          record: { id: 'op-1', status: 'COMPLETED', count: 0 },
+        });
+        expect(await store.getBalance('to', 'BRL')).toBe('99999999999999999999.99');
+        expect(await store.moveBalance('to', 'BRL', '0.01')).toBeNull();
+        expect(await store.getBalance('to', 'BRL')).toBe('99999999999999999999.99');
+      });
+
       it('a debit from an account with no balance is short with a zero balance', async () => {
         const store = await settling({});
         expect(await store.updateWithBalances('operation', 'op-1', complete, [move('nobody', '-0.01')])).toEqual({

@@ -14,6 +14,7 @@
 //   s:idem:<key>, s:idem-exp idempotency entries and their expiry (mock time) index
 import { ServiceError } from '../../errors/catalogue';
 import { Decimal } from '../../domain/decimal';
+import { BALANCE_CEILING } from '../../domain/money';
 import { deepFreeze } from '../freeze';
 import { checkedImport } from '../import-check';
 import type { RecordTypes } from '../../domain/records';
@@ -25,6 +26,7 @@ import type {
   Kind,
   PageQuery,
   PageSlice,
+  RefusedBalance,
   Store,
   StoredRecord,
   StoreState,
@@ -304,7 +306,7 @@ export class RedisStore implements Store {
 
   async moveBalance(accountId: string, asset: string, delta: string): Promise<string | null> {
     const outcome = await this.applyMoves(undefined, [{ accountId, asset, delta }]);
-    return outcome.short ? null : (outcome.values.get(`${accountId}:${asset}`) as string);
+    return outcome.short || outcome.over ? null : (outcome.values.get(`${accountId}:${asset}`) as string);
   }
 
   async balances(accountId: string): Promise<Record<string, string>> {
@@ -319,7 +321,9 @@ export class RedisStore implements Store {
   ): Promise<BalancedUpdate<RecordTypes[K]>> {
     const outcome = await this.applyMoves({ kind, id, change }, moves);
     if (outcome.missing) return undefined;
-    return outcome.short ? { short: outcome.short } : { record: outcome.record as RecordTypes[K] };
+    if (outcome.short) return { short: outcome.short };
+    if (outcome.over) return { over: outcome.over };
+    return { record: outcome.record as RecordTypes[K] };
   }
 
   /**
@@ -333,7 +337,8 @@ export class RedisStore implements Store {
     moves: BalanceMove[],
   ): Promise<{
     missing?: true;
-    short?: { accountId: string; asset: string; balance: string };
+    short?: RefusedBalance;
+    over?: RefusedBalance;
     record?: RecordTypes[K];
     /** The new balances by "account:asset". */
     values: Map<string, string>;
@@ -349,7 +354,8 @@ export class RedisStore implements Store {
       if (target && (raw === null || raw === undefined)) return { missing: true, values: new Map() };
       const next = target ? target.change(this.decode(target.kind, target.id, raw as string) as RecordTypes[K]) : undefined;
       const checks = new Map<string, { accountId: string; asset: string; expected: string; value: InstanceType<typeof Decimal> }>();
-      let short: { accountId: string; asset: string; balance: string } | undefined;
+      let short: RefusedBalance | undefined;
+      let over: RefusedBalance | undefined;
       moves.forEach((move, i) => {
         const name = `${move.accountId}:${move.asset}`;
         const read = stored[i] ?? null;
@@ -360,16 +366,19 @@ export class RedisStore implements Store {
           value: new Decimal(read ?? 0),
         };
         check.value = check.value.plus(move.delta);
-        if (check.value.isNegative() && !short)
-          short = { accountId: move.accountId, asset: move.asset, balance: new Decimal(read ?? 0).toFixed() };
+        const refused = () => ({ accountId: move.accountId, asset: move.asset, balance: new Decimal(read ?? 0).toFixed() });
+        if (check.value.isNegative() && !short && !over) short = refused();
+        if (check.value.gte(BALANCE_CEILING) && !short && !over) over = refused();
         checks.set(name, check);
       });
-      const balanceWrites = [...checks.values()].map((c) => ({ ...c, next: short ? '' : c.value.toFixed() }));
-      const record = target && { kind: target.kind, id: target.id, expected: raw as string, next: short ? '' : JSON.stringify(next) };
+      const refusedAny = short ?? over;
+      const balanceWrites = [...checks.values()].map((c) => ({ ...c, next: refusedAny ? '' : c.value.toFixed() }));
+      const record = target && { kind: target.kind, id: target.id, expected: raw as string, next: refusedAny ? '' : JSON.stringify(next) };
       const written = await this.commit(record, balanceWrites);
       if (written === undefined) continue;
       const values = new Map(balanceWrites.map((b) => [`${b.accountId}:${b.asset}`, b.next]));
       if (short) return { short, values };
+      if (over) return { over, values };
       return { record: target ? (this.decode(target.kind, target.id, written) as RecordTypes[K]) : undefined, values };
     }
     throw new Error(target ? `store: ${target.kind} ${target.id} kept changing` : 'store: balances kept changing');
