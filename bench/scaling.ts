@@ -188,17 +188,20 @@ async function startSubject(size: number, statsFile: string): Promise<Subject> {
 }
 
 /**
- * The compiled server is there and not older than the mock's sources: an old build would measure
- * old code without a word (`npx tsx bench/run.ts` skips the build that `npm run bench` runs).
+ * The compiled server is there and the build is not older than the mock's sources: an old build
+ * would measure old code without a word (`npx tsx bench/run.ts` skips the build that `npm run
+ * bench` runs). The build's record (dist/.tsbuildinfo) is written by every build that found a
+ * source changed or touched, where an output is written only when its own source changed.
  */
 function assertBuilt(script: string): void {
   const rebuild = 'run `npm run build` first (npm run bench does)';
-  if (!existsSync(script)) throw new Error(`scaling: ${script} is missing: ${rebuild}`);
-  const built = statSync(script).mtimeMs;
+  const record = projectPath('dist', '.tsbuildinfo');
+  if (!existsSync(script) || !existsSync(record)) throw new Error(`scaling: ${script} is missing: ${rebuild}`);
+  const built = statSync(record).mtimeMs;
   const newer = ['mock', join('bench', 'servers'), join('bench', 'lib')]
     .flatMap((dir) => readdirSync(projectPath(dir), { recursive: true, encoding: 'utf8' }).map((file) => join(projectPath(dir), file)))
     .find((file) => file.endsWith('.ts') && statSync(file).mtimeMs > built);
-  if (newer) throw new Error(`scaling: ${newer} is newer than ${script}: ${rebuild}`);
+  if (newer) throw new Error(`scaling: ${newer} is newer than the build: ${rebuild}`);
 }
 
 /** The V8 heap in use plus array buffers (seeded-mock.ts) of the subject's process after a full GC. */

@@ -1,9 +1,33 @@
 // Bundles the inspector's page (mock/inspector/app/) into dist/mock/inspector/public/ with
-// esbuild, and prints what it weighs compressed. Run by `npm run build`, after tsc, from the compiled JS.
-import { relative } from 'node:path';
+// esbuild, and prints what it weighs compressed. Run by `npm run build`, after tsc, from the
+// compiled JS. A bundle newer than every file of the page and of its build options is kept as
+// it is, so a restart with nothing changed does not bundle again (`--force` bundles anyway).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { BUILT, writeBundle, type Asset } from '../mock/inspector/bundle';
+import { projectPath } from '../spec/project-root';
+
+const OUTPUTS = [join(BUILT, 'main.js'), join(BUILT, 'main.css')];
+const INPUTS = [projectPath('mock', 'inspector', 'app'), projectPath('mock', 'inspector', 'bundle.ts'), projectPath('package-lock.json')];
+
+/** The latest modification time of a file, or of any file below a folder. */
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+function upToDate(): boolean {
+  if (!OUTPUTS.every((output) => existsSync(output))) return false;
+  const built = Math.min(...OUTPUTS.map((output) => statSync(output).mtimeMs));
+  return INPUTS.every((input) => !existsSync(input) || newest(input) < built);
+}
 
 async function main(): Promise<void> {
+  if (!process.argv.includes('--force') && upToDate()) {
+    process.stdout.write(`${relative(process.cwd(), BUILT)}: up to date\n`);
+    return;
+  }
   const bundle = await writeBundle();
   const kib = (n: number) => (n / 1024).toFixed(1);
   for (const [name, asset] of Object.entries(bundle) as Array<[string, Asset]>) {
