@@ -8,7 +8,7 @@ import { customerLabel, useCustomers } from './customers';
 import { duration, prettyPayload, relative, shortId } from './format';
 import { useResource } from './live';
 import type { DeliveryList, DeliveryMessage, ExecutionLog, Subscription } from './types';
-import { Badge, Block, Empty, ErrorNote, Field, Time, useAction } from './ui';
+import { Badge, Block, Empty, ErrorNote, Field, Time, useAction, Wide } from './ui';
 
 let remembered = '';
 
@@ -47,35 +47,37 @@ function MessageCard({ subscription, message }: { subscription: Subscription; me
           'No retry pending.'
         )}
       </p>
-      <table class="list compact">
-        <caption>Attempts, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Time</th>
-            <th scope="col">Status</th>
-            <th scope="col">HTTP status</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {message.attempts.map((log, index) => (
-            <tr key={log.id}>
-              <td class="num">{index + 1}</td>
-              <td>
-                <Time iso={log.createdAt} precise />
-              </td>
-              <td>
-                <Badge status={log.status} />
-              </td>
-              <td class="num">{log.httpStatus === 0 ? '0 (no answer)' : log.httpStatus}</td>
-              <td class="num">{attemptDuration(message, log)}</td>
-              <td>{log.error ?? ''}</td>
+      <Wide label="Attempts">
+        <table class="list compact">
+          <caption>Attempts, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Time</th>
+              <th scope="col">Status</th>
+              <th scope="col">HTTP status</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Error</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {message.attempts.map((log, index) => (
+              <tr key={log.id}>
+                <td class="num">{index + 1}</td>
+                <td>
+                  <Time iso={log.createdAt} precise />
+                </td>
+                <td>
+                  <Badge status={log.status} />
+                </td>
+                <td class="num">{log.httpStatus === 0 ? '0 (no answer)' : log.httpStatus}</td>
+                <td class="num">{attemptDuration(message, log)}</td>
+                <td>{log.error ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Wide>
       <details>
         <summary>Payload</summary>
         <Block label={`Payload of message ${shortId(message.messageId)}`} text={prettyPayload(message.payload)} />
