@@ -75,7 +75,11 @@ function JobsPanel() {
       <h3 id="jobs-title">Pending jobs ({jobs.data?.total ?? 0})</h3>
       <ErrorNote message={jobs.error} />
       {data.length === 0 ? (
-        <Empty>{jobs.loading ? 'Loading…' : 'No job pending.'}</Empty>
+        <Empty>
+          {jobs.loading
+            ? 'Loading…'
+            : 'No job pending. An operation waiting for auto-settlement and a webhook to deliver (or retry) are jobs, due in mock time.'}
+        </Empty>
       ) : (
         <Wide label="Pending jobs">
           <table class="list">

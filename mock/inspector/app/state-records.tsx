@@ -6,7 +6,12 @@ import type { Beneficiary, PaymentInstruction, QuoteView, Reason, Subscription }
 import { Badge, Empty, ShortId, Time, useAction, Wide } from './ui';
 
 export function QuotesTable({ quotes }: { quotes: QuoteView[] }) {
-  if (quotes.length === 0) return <Empty>No quote yet.</Empty>;
+  if (quotes.length === 0)
+    return (
+      <Empty>
+        No quote yet: <code>POST /v1/quotes</code> makes one.
+      </Empty>
+    );
   return (
     <Wide label="Quotes">
       <table class="list">
@@ -138,7 +143,12 @@ export function BeneficiaryCard({ beneficiary, reason }: { beneficiary: Benefici
 }
 
 export function SubscriptionsTable({ subscriptions }: { subscriptions: Subscription[] }) {
-  if (subscriptions.length === 0) return <Empty>No subscription.</Empty>;
+  if (subscriptions.length === 0)
+    return (
+      <Empty>
+        No subscription: <code>POST /api/subscriptions</code> makes one.
+      </Empty>
+    );
   return (
     <Wide label="Subscriptions">
       <table class="list">

@@ -63,6 +63,11 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }
 
+/** How to make a view's first record: a note naming the call, shown where the records would be. */
+export function FirstCall({ children }: { children: ComponentChildren }) {
+  return <p class="first-call">{children}</p>;
+}
+
 /**
  * A table that may be wider than the screen: it scrolls sideways inside its own box, never the
  * page. Only while it does is the box a named, focusable region (so a keyboard can scroll it).
