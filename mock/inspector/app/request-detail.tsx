@@ -59,12 +59,14 @@ export function RequestDetail({ requestId, customers, onClose }: Props) {
   const curl = d ? curlCommand(d, location.origin) : undefined;
   const failures = d?.response ? validationFailures(d.response.body) : [];
   const customer = d?.customerId ? customers.get(d.customerId) : undefined;
-  // Below the list (a narrow screen), an opened request is brought into sight.
+  // Below the list (a narrow screen), an opened request is brought into sight: once opened, and
+  // again once read (the page may have been too short to scroll it up while it was loading).
   const section = useRef<HTMLElement>(null);
+  const loaded = d !== undefined;
   useEffect(() => {
     const top = section.current?.getBoundingClientRect().top;
     if (top !== undefined && top > innerHeight / 2) section.current?.scrollIntoView({ block: 'start' });
-  }, []);
+  }, [loaded]);
 
   return (
     <section ref={section} class="pane detail" aria-labelledby="detail-title">
