@@ -86,7 +86,7 @@ function MessageCard({ subscription, message }: { subscription: Subscription; me
                 </td>
                 <td class="num">{log.httpStatus === 0 ? '0 (no answer)' : log.httpStatus}</td>
                 <td class="num">{attemptDuration(message, log)}</td>
-                <td>{log.error ?? ''}</td>
+                <td class="prose">{log.error ?? ''}</td>
               </tr>
             ))}
           </tbody>
