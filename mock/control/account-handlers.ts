@@ -2,9 +2,29 @@
 // ACCOUNT_* events fire), and the balances the service API does not show.
 import { atScale, fitsScale } from '../domain/money';
 import { ServiceError } from '../errors/catalogue';
+import type { Deps } from '../services/deps';
 import { ok, type ControlContext, type ControlHandlers } from './context';
 import { accountOwner } from './lookup';
 import { assertPublic } from './public-schemas';
+
+/**
+ * An account's balances as the control API shows them: every asset of the account (0 when never
+ * credited) and any other asset holding a balance, each at its asset's scale ("25020.00", not the
+ * stored "25020").
+ */
+export async function balancesAtScale(
+  deps: Pick<Deps, 'store' | 'reference'>,
+  account: { id: string; assets: ReadonlyArray<{ currency: string }> },
+): Promise<Record<string, string>> {
+  const stored = await deps.store.balances(account.id);
+  const assets = new Set([...account.assets.map((a) => a.currency), ...Object.keys(stored)]);
+  const balances: Record<string, string> = {};
+  for (const asset of assets) {
+    const scale = deps.reference.scales[asset];
+    balances[asset] = scale === undefined ? (stored[asset] ?? '0') : atScale(stored[asset] ?? '0', scale);
+  }
+  return balances;
+}
 
 export function accountHandlers(c: ControlContext) {
   const { store, reference } = c.deps;
@@ -18,17 +38,10 @@ export function accountHandlers(c: ControlContext) {
     customerId: await accountOwner(store, params.accountId),
   });
 
-  /** Every asset of the account (0 when never credited) and any other asset holding a balance, at its scale. */
   const balancesOf = async (accountId: string) => {
     const record = await store.get('account', accountId);
-    const stored = await store.balances(accountId);
-    const assets = new Set([...(record?.account.assets ?? []).map((a) => a.currency), ...Object.keys(stored)]);
-    const balances: Record<string, string> = {};
-    for (const asset of assets) {
-      const scale = reference.scales[asset];
-      balances[asset] = scale === undefined ? (stored[asset] ?? '0') : atScale(stored[asset] ?? '0', scale);
-    }
-    return { accountId, balances };
+    const account = record?.account ?? { id: accountId, assets: [] };
+    return { accountId, balances: await balancesAtScale(c.deps, account) };
   };
 
   return {

@@ -5,6 +5,7 @@ import { quoteStatus } from '../domain/quotes';
 import { timelineEntries } from '../services/operation-timeline';
 import type { CustomerRecord, RecordTypes } from '../domain/records';
 import type { Kind } from '../store';
+import { balancesAtScale } from './account-handlers';
 import { ok, type ControlContext, type ControlHandlers } from './context';
 import { notFound } from './lookup';
 
@@ -52,7 +53,7 @@ export function stateHandlers(c: ControlContext) {
           accounts.records.map(async (record) => ({
             account: record.account,
             review: record.review,
-            balances: await store.balances(record.account.id),
+            balances: await balancesAtScale(c.deps, record.account),
           })),
         ),
         // A transfer's internal 1:1 quote is not the customer's to see (GET /v1/quotes/{id} is 404 for it).

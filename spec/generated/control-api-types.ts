@@ -1144,7 +1144,7 @@ export interface components {
              * @enum {string}
              */
             review: "NOT_SUBMITTED" | "SUBMITTED";
-            /** @description Asset code to balance. */
+            /** @description Asset code to balance, at the asset's scale, as `GET /_mock/accounts/{accountId}/balances` answers (every asset of the account, zero when never credited, and any other asset holding a balance). */
             balances: {
                 [key: string]: components["schemas"]["DecimalString"];
             };

@@ -160,6 +160,14 @@ describe('GET /_mock/state', () => {
     expect(later.quotes.find((q: { quote: { id: string } }) => q.quote.id === open.id).status).toBe('EXPIRED');
   });
 
+  it("a customer state shows each balance at its asset's scale, as GET /_mock/accounts/{id}/balances does", async () => {
+    const set = (await control(h).put(`/accounts/${funded.id}/balances`, { BRL: '25020.00', USDT: '0.100000' }).expect(200)).body;
+    expect(set.balances).toMatchObject({ BRL: '25020.00', USDT: '0.100000' });
+    const state = (await control(h).get(`/state/${d.c1.id}`).expect(200)).body;
+    const account = state.accounts.find((a: { account: { id: string } }) => a.account.id === funded.id);
+    expect(account.balances).toEqual(set.balances);
+  });
+
   it('an unknown customer is 404 RESOURCE_NOT_FOUND', async () => {
     expect((await control(h).get(`/state/${randomUUID()}`).expect(404)).body.code).toBe('RESOURCE_NOT_FOUND');
   });

@@ -8,7 +8,7 @@ import { FaultsPanel } from './faults-panel';
 import { relative, shortId } from './format';
 import { useResource } from './live';
 import type { ClockState, JobList, PendingJob } from './types';
-import { Empty, ErrorNote, Field, Time, useAction } from './ui';
+import { Empty, ErrorNote, Field, Time, useAction, Wide } from './ui';
 
 function subject(job: PendingJob): string {
   const s = job.subject;
@@ -75,37 +75,43 @@ function JobsPanel() {
       <h3 id="jobs-title">Pending jobs ({jobs.data?.total ?? 0})</h3>
       <ErrorNote message={jobs.error} />
       {data.length === 0 ? (
-        <Empty>{jobs.loading ? 'Loading…' : 'No job pending.'}</Empty>
+        <Empty>
+          {jobs.loading
+            ? 'Loading…'
+            : 'No job pending. An operation waiting for auto-settlement and a webhook to deliver (or retry) are jobs, due in mock time.'}
+        </Empty>
       ) : (
-        <table class="list">
-          <caption class="visually-hidden">Pending jobs by due time</caption>
-          <thead>
-            <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Due (mock time)</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((job) => (
-              <tr key={job.id}>
-                <td>{job.kind}</td>
-                <td title={`group ${job.group}`}>{subject(job)}</td>
-                <td>
-                  {job.dueAt ? (
-                    <>
-                      <Time iso={job.dueAt} precise /> <span class="muted">{relative(job.dueAt, now)}</span>
-                    </>
-                  ) : (
-                    'at once'
-                  )}
-                </td>
-                <td>{job.running ? 'running' : 'waiting'}</td>
+        <Wide label="Pending jobs">
+          <table class="list">
+            <caption class="visually-hidden">Pending jobs by due time</caption>
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Due (mock time)</th>
+                <th scope="col">State</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.map((job) => (
+                <tr key={job.id}>
+                  <td>{job.kind}</td>
+                  <td title={`group ${job.group}`}>{subject(job)}</td>
+                  <td>
+                    {job.dueAt ? (
+                      <>
+                        <Time iso={job.dueAt} precise /> <span class="muted">{relative(job.dueAt, now)}</span>
+                      </>
+                    ) : (
+                      'at once'
+                    )}
+                  </td>
+                  <td>{job.running ? 'running' : 'waiting'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Wide>
       )}
     </section>
   );

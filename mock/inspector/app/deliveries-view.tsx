@@ -8,9 +8,23 @@ import { customerLabel, useCustomers } from './customers';
 import { duration, prettyPayload, relative, shortId } from './format';
 import { useResource } from './live';
 import type { DeliveryList, DeliveryMessage, ExecutionLog, Subscription } from './types';
-import { Badge, Block, Empty, ErrorNote, Field, Time, useAction } from './ui';
+import { Badge, Block, Empty, ErrorNote, Field, FirstCall, Time, useAction, Wide } from './ui';
 
-let remembered = '';
+const SUBSCRIPTION_EXAMPLE =
+  '{"url": "http://127.0.0.1:3000/hooks", "resources": [{"name": "OPERATION", "events": ["OPERATION_COMPLETED"]}], "allowRetry": true}';
+
+/** The message's state: its latest attempt's status, or NONE before the first attempt. */
+type MessageStatus = ExecutionLog['status'] | 'NONE';
+const STATUSES: ReadonlyArray<[MessageStatus, string]> = [
+  ['FAILED', 'FAILED (latest attempt)'],
+  ['SUCCESS', 'SUCCESS (latest attempt)'],
+  ['NONE', 'Not yet attempted'],
+];
+
+const messageStatus = (message: DeliveryMessage): MessageStatus => message.attempts[message.attempts.length - 1]?.status ?? 'NONE';
+
+/** The filters picked, kept while the page lives (the view is rebuilt on each visit). */
+const remembered: { subscription: string; status: MessageStatus | '' } = { subscription: '', status: '' };
 
 /** Real time from sending to the answer (or the time-out), as the mock measured it; '—' when not kept. */
 function attemptDuration(message: DeliveryMessage, log: ExecutionLog): string {
@@ -47,35 +61,37 @@ function MessageCard({ subscription, message }: { subscription: Subscription; me
           'No retry pending.'
         )}
       </p>
-      <table class="list compact">
-        <caption>Attempts, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Time</th>
-            <th scope="col">Status</th>
-            <th scope="col">HTTP status</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {message.attempts.map((log, index) => (
-            <tr key={log.id}>
-              <td class="num">{index + 1}</td>
-              <td>
-                <Time iso={log.createdAt} precise />
-              </td>
-              <td>
-                <Badge status={log.status} />
-              </td>
-              <td class="num">{log.httpStatus === 0 ? '0 (no answer)' : log.httpStatus}</td>
-              <td class="num">{attemptDuration(message, log)}</td>
-              <td>{log.error ?? ''}</td>
+      <Wide label="Attempts">
+        <table class="list compact">
+          <caption>Attempts, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Time</th>
+              <th scope="col">Status</th>
+              <th scope="col">HTTP status</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Error</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {message.attempts.map((log, index) => (
+              <tr key={log.id}>
+                <td class="num">{index + 1}</td>
+                <td>
+                  <Time iso={log.createdAt} precise />
+                </td>
+                <td>
+                  <Badge status={log.status} />
+                </td>
+                <td class="num">{log.httpStatus === 0 ? '0 (no answer)' : log.httpStatus}</td>
+                <td class="num">{attemptDuration(message, log)}</td>
+                <td class="prose">{log.error ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Wide>
       <details>
         <summary>Payload</summary>
         <Block label={`Payload of message ${shortId(message.messageId)}`} text={prettyPayload(message.payload)} />
@@ -91,7 +107,8 @@ function MessageCard({ subscription, message }: { subscription: Subscription; me
 }
 
 export function DeliveriesView() {
-  const [filter, setFilter] = useState(remembered);
+  const [filter, setFilter] = useState(remembered.subscription);
+  const [status, setStatus] = useState(remembered.status);
   const list = useResource<DeliveryList>(`/_mock/deliveries${filter ? `?subscriptionId=${encodeURIComponent(filter)}` : ''}`, [
     'deliveries',
     'jobs',
@@ -105,8 +122,12 @@ export function DeliveriesView() {
   const known = useRef(new Map<string, string>());
   for (const group of groups) known.current.set(group.subscription.id, `${shortId(group.subscription.id)} ${group.subscription.url}`);
   const pick = (id: string) => {
-    remembered = id;
+    remembered.subscription = id;
     setFilter(id);
+  };
+  const pickStatus = (value: MessageStatus | '') => {
+    remembered.status = value;
+    setStatus(value);
   };
 
   return (
@@ -123,11 +144,28 @@ export function DeliveriesView() {
             ))}
           </select>
         </Field>
+        <Field label="Status">
+          <select value={status} onChange={(event) => pickStatus(event.currentTarget.value as MessageStatus | '')}>
+            <option value="">Any status</option>
+            {STATUSES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
       </div>
       <ErrorNote message={list.error} />
-      {groups.length === 0 && <Empty>{list.loading ? 'Loading…' : 'No subscription yet.'}</Empty>}
-      {groups.map(({ subscription, customerId, messages }) => {
+      {groups.length === 0 && list.loading && <Empty>Loading…</Empty>}
+      {groups.length === 0 && !list.loading && !list.error && (
+        <FirstCall>
+          No subscription yet. Subscribe a URL to webhooks with <code>POST /api/subscriptions</code> (with a bearer token), for example{' '}
+          <code>{SUBSCRIPTION_EXAMPLE}</code>: each message sent to it is listed here with every attempt.
+        </FirstCall>
+      )}
+      {groups.map(({ subscription, customerId, messages: all }) => {
         const customer = byId.get(customerId);
+        const messages = status === '' ? all : all.filter((message) => messageStatus(message) === status);
         return (
           <section key={subscription.id} class="group" aria-labelledby={`subscription-${subscription.id}`}>
             <h3 id={`subscription-${subscription.id}`}>
@@ -135,9 +173,11 @@ export function DeliveriesView() {
             </h3>
             <p class="muted">
               {customer ? customerLabel(customer) : `customer ${shortId(customerId)}`}; retries {subscription.allowRetry ? 'on' : 'off'};
-              {` ${messages.length} message${messages.length === 1 ? '' : 's'}`}
+              {` ${all.length} message${all.length === 1 ? '' : 's'}`}
+              {status !== '' && `, ${messages.length} with this status`}
             </p>
-            {messages.length === 0 && <Empty>No message yet.</Empty>}
+            {all.length === 0 && <Empty>No message yet: one is sent when an event it subscribes to happens.</Empty>}
+            {all.length > 0 && messages.length === 0 && <Empty>No message with this status.</Empty>}
             <div class="cards cards-wide">
               {messages.map((message) => (
                 <MessageCard key={message.messageId} subscription={subscription} message={message} />

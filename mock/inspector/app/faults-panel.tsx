@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { del, post, seg } from './api';
 import type { Fault, FaultCreate, FaultList } from './types';
 import { useResource } from './live';
-import { Empty, ErrorNote, Field, ShortId, useAction } from './ui';
+import { Empty, ErrorNote, Field, ShortId, useAction, Wide } from './ui';
 
 const METHODS: ReadonlyArray<NonNullable<FaultCreate['method']>> = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 type Effect = 'error' | 'drop' | 'latency';
@@ -141,51 +141,53 @@ export function FaultsPanel() {
       {data.length === 0 ? (
         <Empty>{faults.loading ? 'Loading…' : 'No fault: every service request is answered normally.'}</Empty>
       ) : (
-        <table class="list">
-          <caption class="visually-hidden">Faults, oldest first (the oldest that matches acts)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Fault</th>
-              <th scope="col">Method</th>
-              <th scope="col">Path</th>
-              <th scope="col">Effect</th>
-              <th scope="col">Left</th>
-              <th scope="col">Hits</th>
-              <th scope="col">Remove</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((fault) => (
-              <tr key={fault.id}>
-                <td title={`created ${fault.createdAt}`}>
-                  <ShortId id={fault.id} />
-                </td>
-                <td>{fault.method}</td>
-                <td>
-                  <code>{fault.path}</code>
-                </td>
-                <td>
-                  {effectText(fault)}
-                  {fault.percent !== undefined && `, ${fault.percent}%`}
-                </td>
-                <td class="num">{fault.remaining ?? '∞'}</td>
-                <td class="num">{fault.hits}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={remove.busy}
-                    aria-label={`Remove fault ${fault.id.slice(0, 8)}`}
-                    onClick={() =>
-                      remove.run(() => del(`/_mock/faults/${seg(fault.id)}`).then(() => `Removed fault ${fault.id.slice(0, 8)}.`))
-                    }
-                  >
-                    Remove
-                  </button>
-                </td>
+        <Wide label="Faults">
+          <table class="list">
+            <caption class="visually-hidden">Faults, oldest first (the oldest that matches acts)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Fault</th>
+                <th scope="col">Method</th>
+                <th scope="col">Path</th>
+                <th scope="col">Effect</th>
+                <th scope="col">Left</th>
+                <th scope="col">Hits</th>
+                <th scope="col">Remove</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.map((fault) => (
+                <tr key={fault.id}>
+                  <td title={`created ${fault.createdAt}`}>
+                    <ShortId id={fault.id} />
+                  </td>
+                  <td>{fault.method}</td>
+                  <td>
+                    <code>{fault.path}</code>
+                  </td>
+                  <td>
+                    {effectText(fault)}
+                    {fault.percent !== undefined && `, ${fault.percent}%`}
+                  </td>
+                  <td class="num">{fault.remaining ?? '∞'}</td>
+                  <td class="num">{fault.hits}</td>
+                  <td>
+                    <button
+                      type="button"
+                      disabled={remove.busy}
+                      aria-label={`Remove fault ${fault.id.slice(0, 8)}`}
+                      onClick={() =>
+                        remove.run(() => del(`/_mock/faults/${seg(fault.id)}`).then(() => `Removed fault ${fault.id.slice(0, 8)}.`))
+                      }
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Wide>
       )}
       {remove.line}
       <AddFaultForm />

@@ -1,5 +1,6 @@
 // One request whole (GET /_mock/journal/{requestId}): what was sent and answered, the fields a
 // VALIDATION_ERROR names, and "Copy as curl".
+import { useEffect, useRef } from 'preact/hooks';
 import { copyText, curlCommand } from './curl';
 import { latency, pretty } from './format';
 import { useResource } from './live';
@@ -58,9 +59,17 @@ export function RequestDetail({ requestId, customers, onClose }: Props) {
   const curl = d ? curlCommand(d, location.origin) : undefined;
   const failures = d?.response ? validationFailures(d.response.body) : [];
   const customer = d?.customerId ? customers.get(d.customerId) : undefined;
+  // Below the list (a narrow screen), an opened request is brought into sight: once opened, and
+  // again once read (the page may have been too short to scroll it up while it was loading).
+  const section = useRef<HTMLElement>(null);
+  const loaded = d !== undefined;
+  useEffect(() => {
+    const top = section.current?.getBoundingClientRect().top;
+    if (top !== undefined && top > innerHeight / 2) section.current?.scrollIntoView({ block: 'start' });
+  }, [loaded]);
 
   return (
-    <section class="pane detail" aria-labelledby="detail-title">
+    <section ref={section} class="pane detail" aria-labelledby="detail-title">
       <div class="detail-head">
         <h2 id="detail-title">{d ? `${d.method} ${d.path}` : 'Request'}</h2>
         <button type="button" onClick={onClose}>

@@ -7,7 +7,7 @@ import { latency, shortId, statusClass, type StatusClass } from './format';
 import { useResource } from './live';
 import { RequestDetail } from './request-detail';
 import type { CustomerSummary, Journal, JournalEntry } from './types';
-import { Empty, ErrorNote, Field, ShortId, Time } from './ui';
+import { Empty, ErrorNote, Field, FirstCall, ShortId, Time } from './ui';
 
 const LIMIT = 300;
 const ANY = '';
@@ -22,6 +22,21 @@ interface Filters {
 
 /** The page's own reads (GET /_mock/...), hidden unless asked for: they would crowd out the rest. */
 const isOwnRead = (entry: JournalEntry) => entry.method === 'GET' && entry.path.startsWith('/_mock/');
+/** A call of the service API (not of the control API, /_mock and below). */
+const isServiceCall = (entry: JournalEntry) => entry.path !== '/_mock' && !entry.path.startsWith('/_mock/');
+
+const TOKEN_EXAMPLE = '{"clientId": "demo-client", "clientSecret": "demo-secret"}';
+
+/** Before any call to the service API: how to make the first, the token. */
+function FirstCallHint() {
+  return (
+    <FirstCall>
+      No call to the service API yet. The first is the token: <code>POST /api/oauth/client/token</code> with a client's id and secret (
+      <code>{TOKEN_EXAMPLE}</code> with the demo fixtures); then send its <code>accessToken</code> as <code>Authorization: Bearer …</code>,
+      for example to <code>GET /api/accounts</code>. Each request appears here as it is answered.
+    </FirstCall>
+  );
+}
 
 function matches(entry: JournalEntry, filters: Filters): boolean {
   if (!filters.ownReads && isOwnRead(entry)) return false;
@@ -79,6 +94,7 @@ export function RequestsView() {
   const [open, setOpen] = useState<string | undefined>();
   const set = (change: Partial<Filters>) => setFilters((previous) => ({ ...previous, ...change }));
   const shown = entries.filter((entry) => matches(entry, filters));
+  const filtered = filters.status !== ANY || filters.path !== '' || filters.customer !== ANY;
   const who = (id: string | undefined) => {
     if (!id) return '—';
     const customer: CustomerSummary | undefined = byId.get(id);
@@ -120,11 +136,14 @@ export function RequestsView() {
           </label>
         </form>
         <ErrorNote message={journal.error} />
-        <p class="hint">
-          {shown.length} of the newest {entries.length} requests. Select a path to see the request whole.
-        </p>
+        {journal.data && !entries.some(isServiceCall) && <FirstCallHint />}
+        {entries.length > 0 && (
+          <p class="hint">
+            {shown.length} of the newest {entries.length} requests. Select a path to see the request whole.
+          </p>
+        )}
         {shown.length === 0 ? (
-          <Empty>{journal.loading ? 'Loading…' : 'No request matches.'}</Empty>
+          <Empty>{journal.loading ? 'Loading…' : filtered ? 'No request matches the filters.' : 'No request yet.'}</Empty>
         ) : (
           <div class="scroll" role="region" tabIndex={0} aria-label="Requests list">
             <table class="list">

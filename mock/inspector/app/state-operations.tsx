@@ -3,7 +3,7 @@
 import { post, seg } from './api';
 import { amount, shortId } from './format';
 import type { Operation, OperationView, Reason } from './types';
-import { Badge, ShortId, Time, useAction } from './ui';
+import { Badge, ShortId, Time, useAction, Wide } from './ui';
 
 const KIND: Record<Operation['intent']['type'], string> = {
   DEPOSIT: 'Deposit',
@@ -58,29 +58,31 @@ export function OperationCard({ view, reason }: { view: OperationView; reason: R
         ))}
       </ol>
       {operation.transactions.length > 0 && (
-        <table class="list">
-          <caption>Transactions (confirmed)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Rail</th>
-              <th scope="col">Direction</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Confirmed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {operation.transactions.map((transaction) => (
-              <tr key={transaction.id}>
-                <td>{transaction.rail}</td>
-                <td>{transaction.direction}</td>
-                <td class="num">{amount(transaction.amount)}</td>
-                <td>
-                  <Time iso={transaction.confirmedAt} precise />
-                </td>
+        <Wide label="Transactions (confirmed)">
+          <table class="list">
+            <caption>Transactions (confirmed)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Rail</th>
+                <th scope="col">Direction</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Confirmed</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {operation.transactions.map((transaction) => (
+                <tr key={transaction.id}>
+                  <td>{transaction.rail}</td>
+                  <td>{transaction.direction}</td>
+                  <td class="num">{amount(transaction.amount)}</td>
+                  <td>
+                    <Time iso={transaction.confirmedAt} precise />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Wide>
       )}
       {open && (
         <div class="actions">

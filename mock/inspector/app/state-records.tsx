@@ -3,50 +3,57 @@
 import { post, seg } from './api';
 import { amount, shortId } from './format';
 import type { Beneficiary, PaymentInstruction, QuoteView, Reason, Subscription } from './types';
-import { Badge, Empty, ShortId, Time, useAction } from './ui';
+import { Badge, Empty, ShortId, Time, useAction, Wide } from './ui';
 
 export function QuotesTable({ quotes }: { quotes: QuoteView[] }) {
-  if (quotes.length === 0) return <Empty>No quote yet.</Empty>;
+  if (quotes.length === 0)
+    return (
+      <Empty>
+        No quote yet: <code>POST /v1/quotes</code> makes one.
+      </Empty>
+    );
   return (
-    <table class="list">
-      <caption class="visually-hidden">Quotes, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Quote</th>
-          <th scope="col">Account</th>
-          <th scope="col">Source</th>
-          <th scope="col">Target</th>
-          <th scope="col">Rate</th>
-          <th scope="col">Status</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Operation</th>
-        </tr>
-      </thead>
-      <tbody>
-        {quotes.map(({ quote, status, operationId }) => (
-          <tr key={quote.id}>
-            <td>
-              <ShortId id={quote.id} />
-            </td>
-            <td>
-              <ShortId id={quote.accountId} />
-            </td>
-            <td class="num">{amount(quote.sourceAmount)}</td>
-            <td class="num">{amount(quote.targetAmount)}</td>
-            <td class="num">{quote.rate}</td>
-            <td>
-              <Badge status={status} />
-            </td>
-            <td>
-              <Time iso={quote.expiresAt} />
-            </td>
-            <td>
-              <ShortId id={operationId} />
-            </td>
+    <Wide label="Quotes">
+      <table class="list">
+        <caption class="visually-hidden">Quotes, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Quote</th>
+            <th scope="col">Account</th>
+            <th scope="col">Source</th>
+            <th scope="col">Target</th>
+            <th scope="col">Rate</th>
+            <th scope="col">Status</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Operation</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {quotes.map(({ quote, status, operationId }) => (
+            <tr key={quote.id}>
+              <td>
+                <ShortId id={quote.id} />
+              </td>
+              <td>
+                <ShortId id={quote.accountId} />
+              </td>
+              <td class="num">{amount(quote.sourceAmount)}</td>
+              <td class="num">{amount(quote.targetAmount)}</td>
+              <td class="num">{quote.rate}</td>
+              <td>
+                <Badge status={status} />
+              </td>
+              <td>
+                <Time iso={quote.expiresAt} />
+              </td>
+              <td>
+                <ShortId id={operationId} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Wide>
   );
 }
 
@@ -74,102 +81,111 @@ export function BeneficiaryCard({ beneficiary, reason }: { beneficiary: Benefici
         </h4>
         <span class="muted">{beneficiary.relationshipType}</span>
       </div>
-      <table class="list compact">
-        <caption>Payment instructions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Instruction</th>
-            <th scope="col">Asset</th>
-            <th scope="col">Address</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {beneficiary.paymentInstructions.map((instruction) => {
-            const status = instruction.currentState.status ?? 'CREATED';
-            const open = status === 'CREATED' || status === 'ACTION_REQUIRED';
-            return (
-              <tr key={instruction.id}>
-                <td>
-                  <ShortId id={instruction.id} />
-                </td>
-                <td>{instruction.asset}</td>
-                <td>
-                  {instruction.address.rail} <code>{instruction.address.dictKey}</code>
-                </td>
-                <td>
-                  <Badge status={status} />
-                </td>
-                <td>
-                  {open && (
-                    <span class="actions">
-                      <button
-                        type="button"
-                        disabled={action.busy}
-                        aria-label={`Approve instruction ${shortId(instruction.id)}`}
-                        onClick={() => act(instruction, 'approve')}
-                      >
-                        Approve
-                      </button>
-                      <button
-                        type="button"
-                        disabled={action.busy}
-                        aria-label={`Reject instruction ${shortId(instruction.id)}`}
-                        onClick={() => act(instruction, 'reject')}
-                      >
-                        Reject
-                      </button>
-                    </span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <Wide label="Payment instructions">
+        <table class="list compact">
+          <caption>Payment instructions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Instruction</th>
+              <th scope="col">Asset</th>
+              <th scope="col">Address</th>
+              <th scope="col">Status</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {beneficiary.paymentInstructions.map((instruction) => {
+              const status = instruction.currentState.status ?? 'CREATED';
+              const open = status === 'CREATED' || status === 'ACTION_REQUIRED';
+              return (
+                <tr key={instruction.id}>
+                  <td>
+                    <ShortId id={instruction.id} />
+                  </td>
+                  <td>{instruction.asset}</td>
+                  <td>
+                    {instruction.address.rail} <code>{instruction.address.dictKey}</code>
+                  </td>
+                  <td>
+                    <Badge status={status} />
+                  </td>
+                  <td>
+                    {open && (
+                      <span class="actions">
+                        <button
+                          type="button"
+                          disabled={action.busy}
+                          aria-label={`Approve instruction ${shortId(instruction.id)}`}
+                          onClick={() => act(instruction, 'approve')}
+                        >
+                          Approve
+                        </button>
+                        <button
+                          type="button"
+                          disabled={action.busy}
+                          aria-label={`Reject instruction ${shortId(instruction.id)}`}
+                          onClick={() => act(instruction, 'reject')}
+                        >
+                          Reject
+                        </button>
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </Wide>
       {action.line}
     </article>
   );
 }
 
 export function SubscriptionsTable({ subscriptions }: { subscriptions: Subscription[] }) {
-  if (subscriptions.length === 0) return <Empty>No subscription.</Empty>;
+  if (subscriptions.length === 0)
+    return (
+      <Empty>
+        No subscription: <code>POST /api/subscriptions</code> makes one.
+      </Empty>
+    );
   return (
-    <table class="list">
-      <caption class="visually-hidden">Subscriptions</caption>
-      <thead>
-        <tr>
-          <th scope="col">Subscription</th>
-          <th scope="col">URL</th>
-          <th scope="col">Retries</th>
-          <th scope="col">Events</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {subscriptions.map((subscription) => (
-          <tr key={subscription.id}>
-            <td>
-              <ShortId id={subscription.id} />
-            </td>
-            <td>
-              <code>{subscription.url}</code>
-            </td>
-            <td>{subscription.allowRetry ? 'yes' : 'no'}</td>
-            <td>
-              {subscription.resources.map((resource) => (
-                <div key={resource.name}>
-                  {resource.name}: {resource.events.join(', ')}
-                </div>
-              ))}
-            </td>
-            <td>
-              <Time iso={subscription.createdAt} />
-            </td>
+    <Wide label="Subscriptions">
+      <table class="list">
+        <caption class="visually-hidden">Subscriptions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Subscription</th>
+            <th scope="col">URL</th>
+            <th scope="col">Retries</th>
+            <th scope="col">Events</th>
+            <th scope="col">Created</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {subscriptions.map((subscription) => (
+            <tr key={subscription.id}>
+              <td>
+                <ShortId id={subscription.id} />
+              </td>
+              <td>
+                <code>{subscription.url}</code>
+              </td>
+              <td>{subscription.allowRetry ? 'yes' : 'no'}</td>
+              <td>
+                {subscription.resources.map((resource) => (
+                  <div key={resource.name}>
+                    {resource.name}: {resource.events.join(', ')}
+                  </div>
+                ))}
+              </td>
+              <td>
+                <Time iso={subscription.createdAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Wide>
   );
 }

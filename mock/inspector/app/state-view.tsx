@@ -8,7 +8,7 @@ import { AccountCard } from './state-accounts';
 import { OperationCard } from './state-operations';
 import { BeneficiaryCard, QuotesTable, SubscriptionsTable } from './state-records';
 import type { CustomerState, Reason } from './types';
-import { Empty, ErrorNote, Field } from './ui';
+import { Empty, ErrorNote, Field, FirstCall } from './ui';
 
 /** The service document's reason codes (Reason.code's x-extensible-enum); the control API takes no other. */
 const REASON_CODES = [
@@ -81,7 +81,13 @@ export function StateView() {
         </fieldset>
       </div>
       <ErrorNote message={list.error ?? state.error} />
-      {!s && <Empty>{state.loading || list.loading ? 'Loading…' : 'No customer.'}</Empty>}
+      {!s && (state.loading || list.loading) && <Empty>Loading…</Empty>}
+      {!s && !state.loading && !list.loading && customers.length === 0 && (
+        <FirstCall>
+          No customer. <code>POST /_mock/customers</code> makes one (with copies of demo-client&apos;s accounts), or start the mock with
+          fixtures that hold some.
+        </FirstCall>
+      )}
       {s && (
         <>
           {s.truncated.length > 0 && <p class="note">Only the newest 200 are listed of: {s.truncated.join(', ')}.</p>}
@@ -99,7 +105,12 @@ export function StateView() {
           <h3 id="state-operations" tabIndex={-1}>
             Operations ({s.operations.length})
           </h3>
-          {s.operations.length === 0 && <Empty>No operation yet.</Empty>}
+          {s.operations.length === 0 && (
+            <FirstCall>
+              No operation yet. A quote (<code>POST /v1/quotes</code>) and a deposit with it (<code>POST /v1/operations/deposits</code>)
+              make the first; settle it here, or let auto-settlement do it.
+            </FirstCall>
+          )}
           <div class="cards">
             {s.operations.map((view) => (
               <OperationCard key={view.operation.id} view={view} reason={reason} />

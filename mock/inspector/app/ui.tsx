@@ -1,7 +1,7 @@
 // Small pieces every view uses: labelled fields, error notes, state badges, times, short ids, JSON blocks and the
 // outcome line of an action (what a control call answered, or its Error body's message).
 import { cloneElement, type ComponentChildren, type VNode } from 'preact';
-import { useId, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from './api';
 import { dateTime, shortId, timeOfDay, tone } from './format';
 
@@ -61,6 +61,41 @@ export function Block({ label, text }: { label: string; text: string }) {
 
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
+}
+
+/** How to make a view's first record: a note naming the call, shown where the records would be. */
+export function FirstCall({ children }: { children: ComponentChildren }) {
+  return <p class="first-call">{children}</p>;
+}
+
+/**
+ * A table that may be wider than the screen: it scrolls sideways inside its own box, never the
+ * page. Only while it does is the box a named, focusable region (so a keyboard can scroll it).
+ */
+export function Wide({ label, children }: { label: string; children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element || typeof ResizeObserver === 'undefined') return undefined;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div
+      ref={box}
+      class="wide"
+      role={scrolls ? 'region' : undefined}
+      aria-label={scrolls ? label : undefined}
+      tabIndex={scrolls ? 0 : undefined}
+    >
+      {children}
+    </div>
+  );
 }
 
 interface Outcome {
