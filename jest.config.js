@@ -1,4 +1,4 @@
-// TypeScript and the ESM-only dev dependencies (jose, fast-check, faker) are transpiled to CommonJS
+// TypeScript and the ESM-only dependencies (jose, fast-check, faker) are transpiled to CommonJS
 // by ts-jest, file by file (isolatedModules: no type information); type-checking is tsc's job
 // (`npm run typecheck`), not the test runner's.
 const tsJest = [
