@@ -8,7 +8,7 @@
 // passes against a served mock; then again on jest 30. Run by `npm run test:package` (CI).
 import { type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { projectPath } from '../spec/project-root';
@@ -57,6 +57,7 @@ beforeAll(() => {
 afterAll(async () => {
   await Promise.all(children.map(stop));
   if (project) rmSync(project, { recursive: true, force: true });
+  if (tarball) rmSync(dirname(tarball), { recursive: true, force: true });
 });
 
 describe('the packed tarball', () => {
