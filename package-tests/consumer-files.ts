@@ -1,6 +1,7 @@
 // The files a team writes in its own project, as the package test writes them into a fresh one:
 // a strictly type-checked TypeScript test helper, a CommonJS script and an ES module, each
-// making a deposit against its own startMock() and closing it.
+// making a deposit against its own startMock() and closing it; and the same deposit as one test
+// of each test runner, in the module formats the runner takes without configuration.
 
 /** A deposit, end to end: token, an account holding BRL, a quote, the deposit, settled through the control API. */
 const depositSteps = (typed: boolean) => `
@@ -91,3 +92,44 @@ ${depositSteps(false)}
   await mock.close();
 }
 `;
+
+/** The deposit as one test of a runner: `head` brings in startMock, test and the assertions; `check` asserts the settled status. */
+const runnerTest = (head: string, check: string) => `${head}
+test('a deposit against its own startMock() settles', async () => {
+  const mock = await startMock({ autoSettleMs: null });
+  try {
+${depositSteps(false)}
+    ${check}
+  } finally {
+    await mock.close();
+  }
+});
+`;
+
+const REQUIRE_MOCK = `const { randomUUID } = require('node:crypto');
+const { startMock } = require('fos-mock');
+const crypto = { randomUUID };`;
+const IMPORT_MOCK = `import { randomUUID } from 'node:crypto';
+import { startMock } from 'fos-mock';
+const crypto = { randomUUID };`;
+const EXPECT_SETTLED = "expect(settled.currentState.status).toBe('COMPLETED');";
+const ASSERT_SETTLED = "assert.equal(settled.currentState.status, 'COMPLETED');";
+
+/** A jest test file as jest's defaults take it: CommonJS, `test` and `expect` as globals. */
+export const JEST_COMMONJS = runnerTest(REQUIRE_MOCK, EXPECT_SETTLED);
+
+/** A jest test file for jest's ES module mode: an ES module (its folder's package.json says so). */
+export const JEST_ES_MODULE = runnerTest(`import { expect, test } from '@jest/globals';\n${IMPORT_MOCK}`, EXPECT_SETTLED);
+
+/** A vitest test file: an ES module, `test` and `expect` imported (vitest has no globals by default). */
+export const VITEST_ES_MODULE = runnerTest(`import { expect, test } from 'vitest';\n${IMPORT_MOCK}`, EXPECT_SETTLED);
+
+/** node:test files, one CommonJS and one ES module. */
+export const NODE_TEST_COMMONJS = runnerTest(
+  `const test = require('node:test');\nconst assert = require('node:assert/strict');\n${REQUIRE_MOCK}`,
+  ASSERT_SETTLED,
+);
+export const NODE_TEST_ES_MODULE = runnerTest(
+  `import test from 'node:test';\nimport assert from 'node:assert/strict';\n${IMPORT_MOCK}`,
+  ASSERT_SETTLED,
+);

@@ -1,97 +1,63 @@
 // fos-mock as a team installs it: `npm pack` (the prepack script builds), the tarball installed
-// into a fresh project with its runtime dependencies only, and there, without this repository:
-// `npx fos-mock serve` answers a token request; a strictly type-checked TypeScript file, a
-// CommonJS file and an ES module each make a deposit with startMock() and close it;
-// `npx fos-mock contract --url` passes against a served mock and writes a JUnit file;
-// `npx fos-mock scenario run` runs a shipped scenario. Run by `npm run test:package` (CI).
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// into a fresh project by a plain `npm install`, and there, without this repository: the install
+// stays light; `npx fos-mock serve` answers a token request and serves its pages; a strictly
+// type-checked TypeScript file, a CommonJS file and an ES module each make a deposit with
+// startMock(); `npx fos-mock contract` says what to install while jest is missing; then, with
+// jest, jest-junit and vitest added as a team adds them, a startMock() test passes under jest's
+// defaults (CommonJS, and its ES module mode), vitest and node --test, and the contract command
+// passes against a served mock; then again on jest 30. Run by `npm run test:package` (CI).
+import { type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort } from '../scripts/free-port';
 import { projectPath } from '../spec/project-root';
-import { COMMONJS, ES_MODULE, TYPESCRIPT } from './consumer-files';
+import {
+  COMMONJS,
+  ES_MODULE,
+  JEST_COMMONJS,
+  JEST_ES_MODULE,
+  NODE_TEST_COMMONJS,
+  NODE_TEST_ES_MODULE,
+  TYPESCRIPT,
+  VITEST_ES_MODULE,
+} from './consumer-files';
+import { MINUTE, addDevPackages, freshProject, output, pack, run as runIn, serve as serveIn, stop } from './consumer-project';
 
-const MINUTE = 60_000;
+/** What a plain `npm install fos-mock` may bring at most (issue: "the first hour without a stumble"). */
+const MAX_PACKAGES = 150;
+const MAX_MEBIBYTES = 50;
+/** The one line `fos-mock contract` prints while its runner is missing. */
+const RUNNER_INSTALL = 'npm install --save-dev jest@29 jest-junit';
+
 let project: string;
 let tarball: string;
+let installSummary: string;
 const children: ChildProcess[] = [];
 
-function run(command: string, args: string[], options: { cwd?: string; timeout?: number } = {}): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, {
-    cwd: options.cwd ?? project,
-    encoding: 'utf8',
-    timeout: options.timeout ?? 5 * MINUTE,
-    env: cleanEnv(),
-  });
-  if (result.error) throw result.error;
-  return result;
-}
+const run = (command: string, args: string[], timeout?: number) => runIn(project, command, args, timeout);
 
-/** The environment of a stranger's shell: none of this repository's or of the test runner's settings. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(CONTRACT_|JEST_|FOS_MOCK_|npm_|INIT_CWD$|PORT$|NODE_OPTIONS$)/.test(name)) env[name] = value;
-  }
-  return env;
-}
-
-/** Stops a served mock: its whole process group (npx and the CLI under it), and waits for it. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  try {
-    process.kill(-child.pid!, 'SIGTERM');
-  } catch {
-    return; // already gone
-  }
-  await exited;
-}
-
-const output = (result: SpawnSyncReturns<string>) => `exit ${String(result.status)}\n${result.stdout}\n${result.stderr}`.slice(-4000);
-
-/** `npx fos-mock serve` on a free port, resolved when it says it listens. */
 async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  // Its own process group: npx runs the CLI as a child of its own, and both must stop.
-  const child = spawn('npx', ['--no-install', 'fos-mock', 'serve', '--port', String(port)], {
-    cwd: project,
-    env: { ...cleanEnv(), LOG_LEVEL: 'silent' },
-    detached: true,
-  });
-  children.push(child);
-  let seen = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('listening')) resolve();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (seen += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`fos-mock serve exited ${String(code)} before listening:\n${seen}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
+  const served = await serveIn(project);
+  children.push(served.child);
+  return served;
+}
+
+/** Writes a file into the project, its folder made first. */
+function write(file: string, text: string): void {
+  mkdirSync(join(project, file, '..'), { recursive: true });
+  writeFileSync(join(project, file), text);
 }
 
 beforeAll(() => {
-  const packs = mkdtempSync(join(tmpdir(), 'fos-mock-pack-'));
-  const packed = run('npm', ['pack', '--pack-destination', packs, '--silent'], { cwd: projectPath(), timeout: 10 * MINUTE });
-  expect(packed.status).toBe(0);
-  tarball = join(
-    packs,
-    readdirSync(packs).find((name) => name.endsWith('.tgz'))!,
-  );
-
-  project = mkdtempSync(join(tmpdir(), 'fos-mock-consumer-'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
-  const installed = run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', tarball], { timeout: 10 * MINUTE });
-  if (installed.status !== 0) throw new Error(`npm install of the tarball failed:\n${output(installed)}`);
+  tarball = pack();
+  ({ project, summary: installSummary } = freshProject(tarball));
 }, 20 * MINUTE);
 
 afterAll(async () => {
   await Promise.all(children.map(stop));
   if (project) rmSync(project, { recursive: true, force: true });
+  if (tarball) rmSync(dirname(tarball), { recursive: true, force: true });
 });
 
 describe('the packed tarball', () => {
@@ -113,14 +79,19 @@ describe('the packed tarball', () => {
     expect(listed.filter((file) => /^package\/fixtures\/scenarios\/.+\.yaml$/.test(file)).length).toBeGreaterThan(0);
     const inspector = ['package/dist/mock/inspector/public/main.js', 'package/dist/mock/inspector/public/main.css'];
     expect(listed).toEqual(expect.arrayContaining(inspector));
+    expect(listed).toContain('package/dist/mock/control/renderer/redoc.standalone.js');
     console.log(`[package] ${listed.length} files, ${(statSync(tarball).size / 1024).toFixed(0)} KiB packed`);
   });
 
-  it('installs only runtime dependencies: no TypeScript compiler, no ts-jest, no test tools of ours', () => {
+  it('installs only runtime dependencies: no TypeScript compiler, no test runner, no redoc, no test tools of ours', () => {
     const devTools = [
       'typescript',
       'ts-jest',
       'tsx',
+      'jest',
+      'jest-junit',
+      'redoc',
+      'react',
       'supertest',
       '@stoplight/prism-cli',
       'eslint',
@@ -128,9 +99,16 @@ describe('the packed tarball', () => {
       'preact',
       'playwright-core',
     ];
-    for (const dev of devTools) {
-      expect(existsSync(join(project, 'node_modules', dev))).toBe(false);
-    }
+    expect(devTools.filter((dev) => existsSync(join(project, 'node_modules', dev)))).toEqual([]);
+  });
+
+  it(`is a light install: under ${MAX_PACKAGES} packages and ${MAX_MEBIBYTES} MB of node_modules`, () => {
+    const added = /added (\d+) packages?/.exec(installSummary);
+    expect(added).not.toBeNull();
+    const kib = Number(run('du', ['-sk', 'node_modules']).stdout.split('\t')[0]);
+    console.log(`[package] npm install: ${added![1]} packages, ${(kib / 1024).toFixed(1)} MiB in node_modules`);
+    expect(Number(added![1])).toBeLessThan(MAX_PACKAGES);
+    expect(kib).toBeLessThan(MAX_MEBIBYTES * 1024);
   });
 });
 
@@ -163,6 +141,23 @@ describe('npx fos-mock serve', () => {
         expect(res.status).toBe(200);
         expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
       }
+      await stop(child);
+    },
+    2 * MINUTE,
+  );
+
+  it(
+    'serves the API reference at /docs with its renderer from the package (no redoc installed, nothing from a CDN)',
+    async () => {
+      const { url, child } = await serve();
+      const page = await fetch(`${url}/docs`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('src="/docs/redoc.standalone.js"');
+      expect(html).not.toMatch(/https?:\/\//);
+      const renderer = await fetch(`${url}/docs/redoc.standalone.js`);
+      expect(renderer.status).toBe(200);
+      expect((await renderer.arrayBuffer()).byteLength).toBeGreaterThan(500 * 1024);
       await stop(child);
     },
     2 * MINUTE,
@@ -221,7 +216,74 @@ describe('startMock() in a team’s own code', () => {
   );
 });
 
-describe('npx fos-mock contract', () => {
+describe('npx fos-mock contract, before jest is installed', () => {
+  it('exits 2 with one line saying what to install', () => {
+    const result = run('npx', ['--no-install', 'fos-mock', 'contract', '--url', 'http://127.0.0.1:9', '--junit', 'out/junit.xml']);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining(RUNNER_INSTALL)]);
+    expect(result.stderr).toContain('jest and jest-junit');
+  });
+
+  it('--help explains each flag and which tests need the control API', () => {
+    const help = run('npx', ['--no-install', 'fos-mock', 'contract', '--help']).stdout;
+    for (const flag of ['--url', '--client-id', '--client-secret', '--junit', '--markdown', '--allow-writes']) expect(help).toContain(flag);
+    expect(help).toContain('need');
+    expect(help).toContain('control API');
+  });
+});
+
+describe('startMock() under each test runner, as a team adds them', () => {
+  beforeAll(() => addDevPackages(project, ['jest@29', 'jest-junit', 'vitest@4']), 10 * MINUTE);
+
+  it(
+    'jest with its defaults (no configuration): a CommonJS test file',
+    () => {
+      write('jest-tests/deposit.test.js', JEST_COMMONJS);
+      const result = run('npx', ['--no-install', 'jest', 'jest-tests/']);
+      expect(output(result)).toMatch(/^exit 0/);
+      expect(result.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    },
+    5 * MINUTE,
+  );
+
+  it(
+    'jest in its ES module mode (node --experimental-vm-modules, as jest documents it): an ES module test file',
+    () => {
+      write('jest-esm-tests/package.json', JSON.stringify({ type: 'module' }));
+      write('jest-esm-tests/deposit.test.js', JEST_ES_MODULE);
+      const result = run(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 'jest-esm-tests/']);
+      expect(output(result)).toMatch(/^exit 0/);
+      expect(result.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    },
+    5 * MINUTE,
+  );
+
+  it(
+    'vitest with its defaults: an ES module test file',
+    () => {
+      write('vitest-tests/deposit.test.mjs', VITEST_ES_MODULE);
+      const result = run('npx', ['--no-install', 'vitest', 'run', 'vitest-tests/']);
+      expect(output(result)).toMatch(/^exit 0/);
+      expect(stripVTControlCharacters(result.stdout)).toMatch(/Tests\s+1 passed \(1\)/);
+    },
+    5 * MINUTE,
+  );
+
+  it(
+    'node --test: a CommonJS and an ES module test file',
+    () => {
+      write('node-tests/deposit.test.cjs', NODE_TEST_COMMONJS);
+      write('node-tests/deposit.test.mjs', NODE_TEST_ES_MODULE);
+      const result = run(process.execPath, ['--test', 'node-tests/deposit.test.cjs', 'node-tests/deposit.test.mjs']);
+      expect(output(result)).toMatch(/^exit 0/);
+      expect(result.stdout).toMatch(/# pass 2\n/);
+      expect(result.stdout).toMatch(/# fail 0\n/);
+    },
+    5 * MINUTE,
+  );
+});
+
+describe('npx fos-mock contract, with jest and jest-junit installed', () => {
   it(
     'passes against a served mock, writes a JUnit file and the Markdown summary, and ends by itself',
     async () => {
@@ -230,9 +292,7 @@ describe('npx fos-mock contract', () => {
       const result = run(
         'npx',
         ['--no-install', 'fos-mock', 'contract', '--url', url, '--junit', 'out/junit.xml', '--markdown', 'out/summary.md'],
-        {
-          timeout: 10 * MINUTE,
-        },
+        10 * MINUTE,
       );
       await stop(child);
       expect(output(result)).toMatch(/^exit 0/);
@@ -242,13 +302,25 @@ describe('npx fos-mock contract', () => {
     },
     12 * MINUTE,
   );
+});
 
-  it('--help explains each flag and which tests need the control API', () => {
-    const help = run('npx', ['--no-install', 'fos-mock', 'contract', '--help']).stdout;
-    for (const flag of ['--url', '--client-id', '--client-secret', '--junit', '--markdown', '--allow-writes']) expect(help).toContain(flag);
-    expect(help).toContain('need');
-    expect(help).toContain('control API');
-  });
+describe('with jest 30, the current major, instead of 29', () => {
+  beforeAll(() => addDevPackages(project, ['jest@30']), 10 * MINUTE);
+
+  it(
+    'the startMock() test passes under its defaults, and npx fos-mock contract runs on it',
+    async () => {
+      const tests = run('npx', ['--no-install', 'jest', 'jest-tests/']);
+      expect(output(tests)).toMatch(/^exit 0/);
+      expect(tests.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+      const { url, child } = await serve();
+      const contract = run('npx', ['--no-install', 'fos-mock', 'contract', '--url', url, '--file', 'auth', '--junit', 'out/auth.xml']);
+      await stop(child);
+      expect(output(contract)).toMatch(/^exit 0/);
+      expect(readFileSync(join(project, 'out', 'auth.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="[1-9]\d*"[^>]*failures="0"/);
+    },
+    10 * MINUTE,
+  );
 });
 
 describe('npx fos-mock scenario run', () => {

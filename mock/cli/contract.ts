@@ -1,7 +1,8 @@
 // `fos-mock contract`: the contract suite (contract-tests/) as a command, against the mock or any
 // server of the API, with its reports, drift list and exit code. It runs on jest (the suite is
 // written as jest tests): the package ships the suite compiled to JavaScript, so jest needs no
-// transform at run time, and jest is a dependency of the package for this command alone.
+// transform at run time. jest and jest-junit are optional peer dependencies of the package, for
+// this command alone: without them it says in one line what to install (exit code 2).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -14,6 +15,22 @@ import { guarded, out, type Env } from './target';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a require inside `deferred` is what defers the load
 const jestCli = deferred(() => require('jest') as typeof import('jest'));
+
+/** What to install for the command, the one line it prints when its runner is missing. */
+export const RUNNER_INSTALL = 'npm install --save-dev jest@29 jest-junit';
+
+/** The runner's packages this run needs and cannot find: jest, and jest-junit for --junit. */
+export function missingRunner(flags: ContractFlags, find: (name: string) => unknown = require.resolve): string[] {
+  const needed = flags.junit ? ['jest', 'jest-junit'] : ['jest'];
+  return needed.filter((name) => {
+    try {
+      find(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
 
 /** After the run, what a misbehaving target may have left open gets this long before the process ends anyway. */
 const EXIT_GRACE_MS = 10_000;
@@ -171,13 +188,20 @@ export function registerContractCommand(cli: Command, env: Env): void {
     .option('--webhook-url <url>', "a public URL (a tunnel) that reaches the suite's webhook receiver, for a remote target")
     .option('--webhook-port <port>', 'the local port the receiver listens on behind --webhook-url (default: its port)')
     .option('--file <name...>', 'run only these test files (e.g. quotes pagination)')
-    .action((flags: ContractFlags) =>
-      guarded(async () => {
+    .action((flags: ContractFlags) => {
+      const missing = missingRunner(flags);
+      if (missing.length > 0) {
+        // 2, like a usage error: nothing ran, and one command fixes it.
+        process.stderr.write(`fos-mock: the contract command runs on ${missing.join(' and ')}, not installed here: ${RUNNER_INSTALL}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      return guarded(async () => {
         const code = await runContractSuite(flags, env);
         process.exitCode = code;
         // The suite closes what it opens; should a misbehaving target keep a socket open anyway,
         // the command still ends (a CI job must never hang on it).
         setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
-      }),
-    );
+      });
+    });
 }

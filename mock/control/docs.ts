@@ -1,19 +1,26 @@
 // The documents and their reference: GET /openapi.yaml (the service document as written),
-// GET /docs (an interactive reference rendered by Redoc's standalone bundle, served from
-// node_modules: no CDN). The renderer is an optional package; without it /docs answers 501.
-import { readFileSync } from 'node:fs';
+// GET /docs (an interactive reference rendered by Redoc's standalone bundle, served by the mock
+// itself: no CDN, works offline). redoc is a dev dependency: `npm run build` copies its one-file
+// bundle into dist/, so the package ships it without redoc's own dependencies. A clone run from
+// source serves the dev dependency's copy; with neither, /docs answers 501.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import express, { type Router } from 'express';
 import { DEFAULT_DOCUMENT_PATH } from '../../spec/contract/document';
 import { ServiceError } from '../errors/catalogue';
 
 /** The package (and version) /docs is built for. */
 export const DOCS_PACKAGE = 'redoc@2.5.4';
-const BUNDLE = 'redoc/bundles/redoc.standalone.js';
+/** The renderer in the redoc package (a dev dependency). */
+export const RENDERER_BUNDLE = 'redoc/bundles/redoc.standalone.js';
+/** Where `npm run build` copies it (with its licence file): beside this module's compiled copy. */
+export const BUILT_RENDERER = join(__dirname, 'renderer', 'redoc.standalone.js');
 
-/** Where the renderer's standalone bundle is, when the package is installed. */
+/** The built copy (the package, a build), else the redoc package's (a clone run from source), else none. */
 export function findRenderer(): string | undefined {
+  if (existsSync(BUILT_RENDERER)) return BUILT_RENDERER;
   try {
-    return require.resolve(BUNDLE);
+    return require.resolve(RENDERER_BUNDLE);
   } catch {
     return undefined;
   }

@@ -1,10 +1,11 @@
-// Access tokens (seed "Authentication"): HS256 JWTs from jose with sub = customer id and
-// exp = now + 82800 s by the mock clock. Verification pins the algorithm (no `alg: none`),
-// checks issuer, audience and expiry against the mock clock, and that the customer still exists.
+// Access tokens (seed "Authentication"): HS256 JWTs from jose (loaded through ./jose: bundled as
+// CommonJS in the package) with sub = customer id and exp = now + 82800 s by the mock clock.
+// Verification pins the algorithm (no `alg: none`), checks issuer, audience and expiry against the
+// mock clock, and that the customer still exists.
 import { timingSafeEqual } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
 import { ServiceError } from '../errors/catalogue';
 import type { Deps } from './deps';
+import { jose } from './jose';
 
 const ISSUER = 'fos-mock';
 const AUDIENCE = 'fos-api';
@@ -35,7 +36,7 @@ export class TokenService {
     }
     const now = Math.floor(this.deps.clock.now() / 1000);
     const expiresIn = this.deps.config.tokenLifetimeSeconds;
-    const accessToken = await new SignJWT({ client_id: clientId })
+    const accessToken = await new jose.SignJWT({ client_id: clientId })
       .setProtectedHeader({ alg: 'HS256', typ: TOKEN_TYPE })
       .setSubject(customer.id)
       .setIssuer(ISSUER)
@@ -71,7 +72,7 @@ export class TokenService {
     let subject: string | undefined;
     let expiresAtMs: number;
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jose.jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,

@@ -3,7 +3,7 @@
 // like `fos-mock serve`'s settings; the control helpers drive the mock as /_mock does.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConfigError, ControlError, startMock, type RunningMock } from '../../mock/package';
-import { suiteEnvironment } from '../../mock/cli/contract';
+import { missingRunner, suiteEnvironment } from '../../mock/cli/contract';
 import type { components } from '../../spec/generated/api-types';
 
 type Account = components['schemas']['Account'];
@@ -133,5 +133,18 @@ describe('fos-mock contract flags', () => {
     [{ webhookPort: 'eighty' }, '--webhook-port must be a port number, got "eighty"'],
   ])('refuse %j clearly', (flags, message) => {
     expect(() => suiteEnvironment(flags, 'http://x', '/r')).toThrow(message);
+  });
+
+  it('need jest installed, and jest-junit only for --junit', () => {
+    const onlyJest = (name: string) => {
+      if (name !== 'jest') throw new Error(`Cannot find module '${name}'`);
+    };
+    const nothing = (name: string) => {
+      throw new Error(`Cannot find module '${name}'`);
+    };
+    expect(missingRunner({}, onlyJest)).toEqual([]);
+    expect(missingRunner({ junit: 'out/junit.xml' }, onlyJest)).toEqual(['jest-junit']);
+    expect(missingRunner({ junit: 'out/junit.xml' }, nothing)).toEqual(['jest', 'jest-junit']);
+    expect(missingRunner({ junit: 'out/junit.xml' })).toEqual([]); // this clone has both, as dev dependencies
   });
 });
