@@ -2,29 +2,16 @@
 // esbuild, and prints what it weighs compressed. Run by `npm run build`, after tsc, from the
 // compiled JS. A bundle newer than every file of the page and of its build options is kept as
 // it is, so a restart with nothing changed does not bundle again (`--force` bundles anyway).
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BUILT, writeBundle, type Asset } from '../mock/inspector/bundle';
 import { projectPath } from '../spec/project-root';
+import { upToDate } from './up-to-date';
 
 const OUTPUTS = [join(BUILT, 'main.js'), join(BUILT, 'main.css')];
 const INPUTS = [projectPath('mock', 'inspector', 'app'), projectPath('mock', 'inspector', 'bundle.ts'), projectPath('package-lock.json')];
 
-/** The latest modification time of a file, or of any file below a folder. */
-function newest(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
-
-function upToDate(): boolean {
-  if (!OUTPUTS.every((output) => existsSync(output))) return false;
-  const built = Math.min(...OUTPUTS.map((output) => statSync(output).mtimeMs));
-  return INPUTS.every((input) => !existsSync(input) || newest(input) < built);
-}
-
 async function main(): Promise<void> {
-  if (!process.argv.includes('--force') && upToDate()) {
+  if (upToDate(OUTPUTS, INPUTS)) {
     process.stdout.write(`${relative(process.cwd(), BUILT)}: up to date\n`);
     return;
   }

@@ -56,6 +56,8 @@ describe('a restart with nothing changed', () => {
     expect(second.output).toContain('spec/generated/validators/openapi.js: up to date');
     expect(second.output).toContain('spec/generated/validators/control-openapi.js: up to date');
     expect(second.output).toContain('dist/mock/inspector/public: up to date');
+    expect(second.output).toContain('dist/mock/services/jose.cjs: up to date');
+    expect(second.output).toMatch(/dist\/mock\/control\/renderer\/\S+: up to date/);
     expect(stamps(join(copy, 'dist'))).toEqual(built.dist);
     expect(stamps(join(copy, 'spec', 'generated', 'validators'))).toEqual(built.validators);
   });
