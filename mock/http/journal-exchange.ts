@@ -4,6 +4,7 @@
 // keeps the exchanges of the requests it answered; only summaries are shared (a page of records
 // written to Redis with every request would cost more than the request).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { redactBody, redactHeaders, redactJson } from './redact';
 
 /** Bodies kept in the journal are cut at this many characters (a page of records can be large). */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -42,11 +43,12 @@ export function exchangeOf(req: IncomingMessage, res: ServerResponse, url: strin
   const tooLarge = (locals.requestBytes ?? 0) > JOURNAL_BODY_LIMIT;
   const request: JournalExchange['request'] = {
     query: queryAt === -1 ? '' : url.slice(queryAt + 1),
-    headers: req.headers,
+    // Credentials are kept as placeholders (redact.ts), here and so everywhere the journal is shown.
+    headers: redactHeaders(req.headers),
     bodyTruncated: tooLarge,
   };
-  if (locals.requestBody !== undefined && !tooLarge) request.body = locals.requestBody;
-  const text = locals.responseJson;
+  if (locals.requestBody !== undefined && !tooLarge) request.body = redactBody(locals.requestBody);
+  const text = locals.responseJson === undefined ? undefined : redactJson(locals.responseJson);
   const truncated = text !== undefined && text.length > JOURNAL_BODY_LIMIT;
   return {
     request,

@@ -1,6 +1,8 @@
 // "Copy as curl": a journal entry as a curl command to replay it - method, the full URL (the
 // page's origin, the path and the query as sent), every request header but host and
-// content-length (curl sets those), and the JSON body, each quoted for a POSIX shell.
+// content-length (curl sets those), and the JSON body, each quoted for a POSIX shell. The journal
+// keeps no credentials: a bearer token is written as "$TOKEN", for the shell to fill in, and a
+// secret in the body stays the journal's <redacted> placeholder for the user to replace.
 import type { JournalDetail } from './types';
 
 const SKIPPED = new Set(['host', 'content-length']);
@@ -19,7 +21,10 @@ export function curlCommand(detail: JournalDetail, origin: string): string | und
   const parts = [`${first} ${shellQuote(`${origin}${detail.path}${query}`)}`];
   for (const [name, value] of Object.entries(request.headers)) {
     if (SKIPPED.has(name.toLowerCase())) continue;
-    for (const one of Array.isArray(value) ? value : [value]) parts.push(`-H ${shellQuote(`${name}: ${one}`)}`);
+    for (const one of Array.isArray(value) ? value : [value]) {
+      const bearer = name.toLowerCase() === 'authorization' && /^Bearer </.test(one);
+      parts.push(bearer ? `-H "${name}: Bearer $TOKEN"` : `-H ${shellQuote(`${name}: ${one}`)}`);
+    }
   }
   const body = request.body;
   if (body !== undefined) parts.push(`--data-raw ${shellQuote(JSON.stringify(body))}`);
