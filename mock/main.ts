@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { createApp } from './app';
 import { ConfigError, configFrom, type Config, type ServeFlags } from './config';
-import { createServer } from './server';
+import { createServer, listenFailure } from './server';
 import { redactedUrl } from './store';
 import { projectPath } from '../spec/project-root';
 import { registerClockCommand } from './cli/clock';
@@ -29,8 +29,9 @@ export async function serve(config: Config): Promise<void> {
   }
   // Header size and time-out limits apply to the server itself (mock/server.ts).
   const server = createServer(mock.app, config).listen(config.port, config.host);
-  server.on('error', (error) => {
-    mock.logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    // A port in use or a host that is not this machine's: one line naming it and its flag.
+    process.stderr.write(`fos-mock: ${listenFailure(error, config.host, config.port)}\n`);
     process.exit(1);
   });
   server.on('listening', () => {
