@@ -35,8 +35,11 @@ async function customerCredentials(control: Control | undefined, target: Target,
   const configured = which === 0 ? settings().customer : settings().otherCustomer;
   if (configured) return configured;
   if (target.inProcess) return DEMO_CUSTOMERS[which];
+  const suffix = which ? '_2' : '';
+  const flags = which ? '--client-id-2 and --client-secret-2' : '--client-id and --client-secret';
   throw new Error(
-    `contract suite: set CONTRACT_CLIENT_ID${which ? '_2' : ''} and CONTRACT_CLIENT_SECRET${which ? '_2' : ''} for ${target.baseUrl}`,
+    `contract suite: ${target.baseUrl} has no control API, so it needs a customer to act as: ` +
+      `set CONTRACT_CLIENT_ID${suffix} and CONTRACT_CLIENT_SECRET${suffix} (fos-mock contract: ${flags})`,
   );
 }
 
