@@ -22,7 +22,7 @@ const LAYERS = [
   { name: 'services', paths: ['^mock/services/'] },
   { name: 'webhooks', paths: ['^mock/webhooks/'] },
   { name: 'events and jobs', paths: ['^mock/events/', '^mock/jobs/'] },
-  { name: 'config', paths: ['^mock/config\\.ts$'] },
+  { name: 'config', paths: ['^mock/config(-parsers)?\\.ts$'] },
   { name: 'store', paths: ['^mock/store/'] },
   { name: 'domain', paths: ['^mock/domain/'] },
   {

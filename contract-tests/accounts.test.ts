@@ -2,18 +2,18 @@
 // identificationDocument, returned taxId; UBOs and assets kept) until the account is submitted
 // for review, then 409 ACCOUNT_NOT_EDITABLE.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { describeWhen } from './support/capabilities';
 import { without } from './support/json';
 import { allPages } from './support/preconditions';
 import { companyOwner } from './support/samples';
-import { useSession } from './support/session';
+import { beforeAllWhen, useSession } from './support/session';
 import type { Account, Schemas } from './support/types';
 
 const session = useSession();
 let accounts: Account[];
 
-beforeAll(async () => {
+beforeAllWhen([], async () => {
   accounts = await allPages<Account>(session().api, '/api/accounts');
 });
 

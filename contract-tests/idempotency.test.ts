@@ -3,10 +3,10 @@
 // 422; concurrent duplicates make one resource; a refused (400) request does not use its key.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { beforeAllWhen, describeWhen, itEachWhen, itWhen } from './support/capabilities';
+import { describeWhen, itEachWhen, itWhen } from './support/capabilities';
 import { findAccounts, type Accounts } from './support/preconditions';
 import { person, samples } from './support/samples';
-import { useSession } from './support/session';
+import { beforeAllWhen, useSession } from './support/session';
 import { contract } from './support/target';
 import type { Beneficiary, Quote, Subscription } from './support/types';
 

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from '@jest/globals';
 import Decimal from 'decimal.js';
-import { beforeAllWhen, describeWhen, itWhen } from './support/capabilities';
+import { describeWhen, itWhen } from './support/capabilities';
 import { ControlError } from './support/control';
 import { without } from './support/json';
 import { allPages, findAccounts, findBeneficiary, type Accounts } from './support/preconditions';
-import { useSession } from './support/session';
+import { beforeAllWhen, useSession } from './support/session';
 import type { Beneficiary, Operation, Quote } from './support/types';
 
 const session = useSession();

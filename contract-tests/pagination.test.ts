@@ -2,10 +2,10 @@
 // PREVIOUS returns the prior page, records added during a walk neither repeat nor vanish,
 // limits outside 1..100 and forged cursors are refused.
 import { describe, expect, it } from '@jest/globals';
-import { beforeAllWhen, capabilities, describeWhen, itEachWhen, itWhen } from './support/capabilities';
+import { capabilities, describeWhen, itEachWhen, itWhen } from './support/capabilities';
 import type { ApiClient, ApiResponse } from './support/client';
 import { operationEvents } from './support/samples';
-import { useSession } from './support/session';
+import { beforeAllWhen, useSession } from './support/session';
 import { contract } from './support/target';
 import type { Page, Subscription } from './support/types';
 

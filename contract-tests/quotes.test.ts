@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from '@jest/globals';
 import Decimal from 'decimal.js';
-import { beforeAllWhen, describeWhen, itWhen } from './support/capabilities';
+import { describeWhen, itWhen } from './support/capabilities';
 import { findAccounts, type Accounts } from './support/preconditions';
-import { useSession } from './support/session';
+import { beforeAllWhen, useSession } from './support/session';
 import type { Quote } from './support/types';
 
 const session = useSession();

@@ -2,12 +2,12 @@
 // as an unknown one (404 RESOURCE_NOT_FOUND, never 403), lists never show it, cursors and
 // idempotency keys do not cross customers.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { describeWhen, itWhen } from './support/capabilities';
 import type { ApiClient } from './support/client';
 import { findAccounts, findBeneficiary, type Accounts } from './support/preconditions';
 import { companyOwner, operationEvents, pixInstruction, samples } from './support/samples';
-import { useSession } from './support/session';
+import { beforeAllWhen, useSession } from './support/session';
 import { contract } from './support/target';
 import type { Page, Quote, Subscription } from './support/types';
 
@@ -47,7 +47,7 @@ describeWhen(['secondCustomer', 'stateful'], 'two customers', () => {
   let quote: Quote;
   let subscription: Subscription;
 
-  beforeAll(async () => {
+  beforeAllWhen([], async () => {
     const s = session();
     mine = s.api;
     theirs = await s.otherCustomer();

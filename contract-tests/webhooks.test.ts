@@ -12,7 +12,7 @@ import { findAccounts } from './support/preconditions';
 import { closedPort } from '../mock/receiver/closed-port';
 import type { Endpoint, Receiver } from '../mock/receiver/receiver';
 import { person, pixInstruction } from './support/samples';
-import { useSession } from './support/session';
+import { beforeAllWhen, useSession } from './support/session';
 import type { Beneficiary, ExecutionLog, Operation, Page, Quote, Subscription } from './support/types';
 
 const session = useSession();
@@ -23,7 +23,7 @@ beforeAll(async () => {
   if (!capabilities().webhooks) return;
   receiver = await startSuiteReceiver();
 });
-// Its own afterAll, not session().onClose: that throws when the session's beforeAll failed
+// Its own afterAll, not session().onClose: that throws when the session did not open
 // (a target that breaks the control API), and the receiver would keep jest from exiting.
 afterAll(async () => {
   await receiver?.close();
@@ -226,7 +226,7 @@ describeWhen(['webhooks', 'stateful'], 'failed deliveries', () => {
 
 describeWhen(['webhooks', 'control', 'stateful'], 'retries (control clock)', () => {
   let schedule: number[];
-  beforeAll(async () => {
+  beforeAllWhen([], async () => {
     schedule = (await session().control!.config()).retryScheduleMs;
   });
 
@@ -338,7 +338,7 @@ describeWhen(['webhooks', 'stateful'], 'listing and filtering logs', () => {
   let endpoint: Endpoint;
   let all: ExecutionLog[];
 
-  beforeAll(async () => {
+  beforeAllWhen([], async () => {
     endpoint = receiver.endpoint();
     endpoint.script({ status: 500 });
     sub = await subscribe(endpoint.url);

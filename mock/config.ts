@@ -1,17 +1,26 @@
 // The mock's configuration: one typed object, read once (by main) from the environment and
 // command-line flags. Nothing else in the code reads process.env.
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
 import { projectPath } from '../spec/project-root';
-import { parseDuration } from './domain/duration';
+import {
+  hostName,
+  instant,
+  LOG_LEVELS,
+  MAX_TIMER_MS,
+  nonEmpty,
+  offOr,
+  oneOf,
+  onOff,
+  rateLimitOf,
+  readableFile,
+  redisUrl,
+  whole,
+  type Parse,
+  type RateLimit,
+} from './config-parsers';
 import type { UrlPolicy } from './domain/url-policy';
 
-export interface RateLimit {
-  /** Requests a customer may make per period (also the largest burst). */
-  requests: number;
-  /** The period, in ms of mock time. */
-  perMs: number;
-}
+export type { RateLimit } from './config-parsers';
 
 export interface Config {
   /** TCP port (env PORT, default 4010; 0 picks a free one). */
@@ -143,49 +152,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** The largest delay Node's timers keep (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-const ON = ['on', 'true', 'yes', '1'];
-const OFF = ['off', 'false', 'no', '0'];
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-// An instant with a date, a time and a zone, as `Date.toISOString()` writes it or with an offset.
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** A parser answers the value, or undefined when the text is not of the accepted form. */
-type Parse<T> = (raw: string) => T | undefined;
-
-const whole =
-  (min: number, max: number = Number.MAX_SAFE_INTEGER): Parse<number> =>
-  (raw) => {
-    if (!/^\d+$/.test(raw.trim())) return undefined;
-    const value = Number(raw.trim());
-    return value >= min && value <= max ? value : undefined;
-  };
-
-const onOff: Parse<boolean> = (raw) =>
-  ON.includes(raw.trim().toLowerCase()) ? true : OFF.includes(raw.trim().toLowerCase()) ? false : undefined;
-const offOr =
-  <T>(parse: Parse<T>): Parse<T | null> =>
-  (raw) =>
-    raw.trim().toLowerCase() === 'off' ? null : parse(raw);
-const oneOf =
-  <T extends string>(values: readonly T[]): Parse<T> =>
-  (raw) =>
-    values.find((v) => v === raw.trim().toLowerCase());
-const nonEmpty: Parse<string> = (raw) => (raw.trim() === '' ? undefined : raw);
-const hostName: Parse<string> = (raw) => (/^[A-Za-z0-9.:_[\]-]+$/.test(raw.trim()) ? raw.trim() : undefined);
-const instant: Parse<string> = (raw) =>
-  ISO_INSTANT.test(raw.trim()) && !Number.isNaN(Date.parse(raw.trim())) ? new Date(Date.parse(raw.trim())).toISOString() : undefined;
-const readableFile: Parse<string> = (raw) => {
-  if (raw.trim() === '') return undefined;
-  try {
-    accessSync(raw, constants.R_OK);
-    return statSync(raw).isFile() ? raw : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
 interface Setting<K extends keyof Config> {
   key: K;
   env: string;
@@ -298,34 +264,6 @@ export const SETTINGS = [
   }),
   setting({ key: 'logLevel', env: 'LOG_LEVEL', accepted: LOG_LEVELS.join(', '), parse: oneOf(LOG_LEVELS) }),
 ] as const;
-
-/** A Redis URL ioredis reads: redis:// or rediss://, a host, an optional port and database number. */
-function redisUrl(raw: string): string | undefined {
-  const text = raw.trim();
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return undefined;
-  if (!url.hostname || (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname))) return undefined;
-  return text;
-}
-
-/** "100/1s", "600/1m", "5/250ms", "100/s" (a bare unit is one of it); "off" is handled by the caller. */
-function rateLimitOf(value: string): RateLimit | undefined {
-  const match = /^(\d+)\/(\w+)$/.exec(value.trim());
-  if (!match) return undefined;
-  const requests = Number(match[1]);
-  let perMs: number;
-  try {
-    perMs = parseDuration(/^(d|h|m|s|ms)$/.test(match[2]!) ? `1${match[2]}` : match[2]);
-  } catch {
-    return undefined;
-  }
-  return Number.isSafeInteger(requests) && requests >= 1 && perMs >= 1 ? { requests, perMs } : undefined;
-}
 
 /** RATE_LIMIT's grammar on its own ("off" is null); throws a ConfigError naming RATE_LIMIT. */
 export function parseRateLimit(value: string): RateLimit | null {

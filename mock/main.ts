@@ -1,15 +1,18 @@
 // The entry point: reads the configuration once (environment, then flags), builds the app and
 // listens. `fos-mock serve` is what `npm start` runs.
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { createApp } from './app';
 import { ConfigError, configFrom, type Config, type ServeFlags } from './config';
-import { createServer } from './server';
+import { createServer, listenFailure } from './server';
 import { redactedUrl } from './store';
+import { projectPath } from '../spec/project-root';
 import { registerClockCommand } from './cli/clock';
 import { registerContractCommand } from './cli/contract';
 import { registerScenarioCommand } from './cli/scenario';
 import { registerSnapshotCommand } from './cli/snapshot';
 import { registerTriggerCommand } from './cli/trigger';
+import { settingsHelp } from './cli/serve-help';
 
 export async function serve(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
@@ -26,8 +29,9 @@ export async function serve(config: Config): Promise<void> {
   }
   // Header size and time-out limits apply to the server itself (mock/server.ts).
   const server = createServer(mock.app, config).listen(config.port, config.host);
-  server.on('error', (error) => {
-    mock.logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    // A port in use or a host that is not this machine's: one line naming it and its flag.
+    process.stderr.write(`fos-mock: ${listenFailure(error, config.host, config.port)}\n`);
     process.exit(1);
   });
   server.on('listening', () => {
@@ -59,11 +63,29 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
+/** The version of the package this command belongs to. */
+export function version(): string {
+  return (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
+}
+
 export function program(): Command {
-  const cli = new Command('fos-mock').description('Stateful mock of the Financial Operations Service, and its contract-test harness.');
+  const cli = new Command('fos-mock')
+    .description('Stateful mock of the Financial Operations Service, and its contract-test harness.')
+    .version(version(), '-V, --version', 'print the version of fos-mock')
+    // `fos-mock` alone prints this help; a word that is no command is refused, naming the commands.
+    .allowExcessArguments(true)
+    .action((_flags: unknown, command: Command) => {
+      const [word] = command.args;
+      if (word === undefined) return command.outputHelp();
+      const names = command.commands.map((c) => c.name()).join(', ');
+      command.error(`fos-mock: unknown command "${word}"; the commands are ${names} (fos-mock --help)`, {
+        code: 'fos-mock.unknownCommand',
+      });
+    });
   cli
-    .command('serve', { isDefault: true })
-    .description('start the mock with its demo data')
+    .command('serve')
+    .summary('start the mock with its demo data')
+    .description('Start the mock with its demo data. It reads the settings below: its flags, and environment variables.')
     .option('-p, --port <port>', 'port to listen on (env PORT, default 4010)')
     .option('--host <host>', 'interface to listen on (env HOST, default 127.0.0.1)')
     .option('--fixtures <file>', 'fixture file to load (env FIXTURES)')
@@ -72,6 +94,7 @@ export function program(): Command {
     .option('--clock-start <iso>', 'start the mock clock at this instant (env CLOCK_START)')
     .option('--no-control-api', 'do not serve the /_mock control API (env CONTROL_API=off)')
     .option('--redis <url>', 'keep the state in this Redis, shared by every replica on it (env REDIS_URL)')
+    .addHelpText('after', settingsHelp())
     .action(async (flags: ServeFlags, command: Command) => {
       // commander sets a --no-x switch's attribute to true by default: only one typed on the
       // command line is the user's choice, the environment decides otherwise.

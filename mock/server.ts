@@ -61,6 +61,25 @@ function refuseWithoutHost(res: ServerResponse): void {
   res.end(body);
 }
 
+/** Why the server could not listen, in one line naming the port or host and the setting to change. */
+export function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `port ${port} is in use on ${host}: stop what listens there, or choose another with --port (env PORT; 0 picks a free one)`;
+    case 'EACCES':
+      return `port ${port} needs privileges this user lacks: choose one above 1023 with --port (env PORT)`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return (
+        `cannot listen on host "${host}": it is not an address of this machine; ` +
+        'choose one with --host (env HOST), such as 127.0.0.1 or 0.0.0.0'
+      );
+    default:
+      return `cannot listen on ${host}:${port}: ${error.message}`;
+  }
+}
+
 /** What Node's parser or time-outs refused, as the catalogue's error. */
 export function clientErrorFor(error: NodeJS.ErrnoException): ServiceError {
   switch (error.code) {

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { projectPath } from '../../spec/project-root';
 import { KNOWN_BUG_MARK } from './client';
 import { recordsDir, runId } from './run';
@@ -151,13 +151,6 @@ export function itEachWhen<const Row extends readonly unknown[]>(needs: readonly
     if (reason) it.skip.each(table)(`${name}${SKIP_MARK}${reason.replace(/%/g, '%%')}]`, test);
     else it.each(table)(name, test, timeout);
   };
-}
-
-/** `beforeAll` that runs only when the target has what the hook needs (a skipped block's hooks never run anyway). */
-export function beforeAllWhen(needs: readonly Need[], fn: () => Promise<unknown>, timeout?: number): void {
-  beforeAll(async () => {
-    if (!missing(needs)) await fn();
-  }, timeout);
 }
 
 /** `describe`, or `describe.skip` with the reason in its title. */

@@ -2,8 +2,8 @@
 // API when there is one, and the customer it acts as: a fresh, isolated customer from
 // POST /_mock/customers when the control API exists, the configured one otherwise.
 import { basename } from 'node:path';
-import { afterAll, beforeAll, expect } from '@jest/globals';
-import { capabilities, type Capabilities } from './capabilities';
+import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
+import { capabilities, missing, type Capabilities, type Need } from './capabilities';
 import { ApiClient, closeConnections, type ClientContext } from './client';
 import { Control } from './control';
 import { record } from './run';
@@ -35,18 +35,53 @@ async function customerCredentials(control: Control | undefined, target: Target,
   const configured = which === 0 ? settings().customer : settings().otherCustomer;
   if (configured) return configured;
   if (target.inProcess) return DEMO_CUSTOMERS[which];
+  const suffix = which ? '_2' : '';
+  const flags = which ? '--client-id-2 and --client-secret-2' : '--client-id and --client-secret';
   throw new Error(
-    `contract suite: set CONTRACT_CLIENT_ID${which ? '_2' : ''} and CONTRACT_CLIENT_SECRET${which ? '_2' : ''} for ${target.baseUrl}`,
+    `contract suite: ${target.baseUrl} has no control API, so it needs a customer to act as: ` +
+      `set CONTRACT_CLIENT_ID${suffix} and CONTRACT_CLIENT_SECRET${suffix} (fos-mock contract: ${flags})`,
   );
 }
 
-/** Registers the file's beforeAll/afterAll and returns the session getter. */
+/** Whether this file's session opened (one session per test file; jest loads this module per file). */
+let opened = false;
+
+/**
+ * `beforeAll` that runs only when the file's session opened and the target has what the hook
+ * needs (a skipped block's hooks never run anyway). A hook that failed would pin its error on
+ * every test under it, skipped ones included, and jest prints each as a failure.
+ */
+export function beforeAllWhen(needs: readonly Need[], fn: () => Promise<unknown>, timeout?: number): void {
+  beforeAll(async () => {
+    if (opened && !missing(needs)) await fn();
+  }, timeout);
+}
+
+/**
+ * Registers the file's hooks and returns the session getter. When the session cannot open (the
+ * target refuses the customer, the control API vanished), each test that runs fails with why,
+ * through a beforeEach: a failing beforeAll would pin the error on the skipped tests too, and
+ * jest prints every one of those as a failure.
+ */
 export function useSession(): () => Session {
   let session: Session | undefined;
+  let failure: Error | undefined;
   const cleanups: Array<() => Promise<unknown>> = [];
   let target: Target | undefined;
 
   beforeAll(async () => {
+    try {
+      await open();
+      opened = true;
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+  });
+  beforeEach(() => {
+    if (failure) throw failure;
+  });
+
+  async function open(): Promise<void> {
     const caps = capabilities();
     const file = basename(expect.getState().testPath ?? 'unknown');
     target = await openTarget();
@@ -83,7 +118,7 @@ export function useSession(): () => Session {
       },
       onClose: (cleanup) => void cleanups.push(cleanup),
     };
-  });
+  }
 
   // Runs whether or not the beforeAll got through (jest runs afterAll after a failed beforeAll):
   // what the file registered is cleaned up, then the target (an in-process mock) is closed, then

@@ -1,5 +1,6 @@
 // `fos-mock clock advance <duration>`: moves a running mock's clock (POST /_mock/clock/advance);
-// what falls due - auto-settlements, webhook retries - runs before it answers.
+// what falls due on the way - auto-settlements, every webhook retry of the window - runs before
+// it answers.
 import type { Command } from 'commander';
 import { UserError } from '../scenarios/errors';
 import { describeAnswer, MockClient } from '../scenarios/http';
@@ -10,9 +11,12 @@ export function registerClockCommand(cli: Command, env: Env): void {
   withUrlOption(
     clock
       .command('advance')
+      .summary('move the mock clock forward, running everything that falls due on the way')
       .description(
-        'move the mock clock forward; due auto-settlements and webhook retries run ' +
-          '(one jump: each retry of a schedule needs its own advance)',
+        'Move the mock clock forward by <duration>. On the way the clock stops at each due time in turn and runs what ' +
+          'falls due there: auto-settlements, and every webhook retry of the window, including retries scheduled by an ' +
+          'attempt made during the advance (with the default schedule, advancing 1h runs the first four retries of a failing delivery). ' +
+          'Prints the new mock time.',
       )
       .argument('<duration>', 'e.g. 250ms, 30s, 5m, 1h30m, 2d, or milliseconds'),
   ).action(async (duration: string, flags: { url?: string }) =>

@@ -11,6 +11,7 @@ import { projectPath } from '../../spec/project-root';
 import { deferred } from '../lazy/deferred';
 import { UserError } from '../scenarios/errors';
 import { normaliseBaseUrl } from '../scenarios/http';
+import { probeContractTarget, type ProbeTarget } from './contract-probe';
 import { guarded, out, type Env } from './target';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a require inside `deferred` is what defers the load
@@ -106,11 +107,31 @@ export function suiteEnvironment(flags: ContractFlags, baseUrl: string, reportDi
   return env;
 }
 
+/** The customers given on the command line, with the flags that name them. */
+function customersOf(flags: ContractFlags): ProbeTarget['customers'] {
+  const customers: ProbeTarget['customers'] = [];
+  if (flags.clientId && flags.clientSecret)
+    customers.push({ clientId: flags.clientId, clientSecret: flags.clientSecret, flags: '--client-id and --client-secret' });
+  if (flags.clientId2 && flags.clientSecret2)
+    customers.push({ clientId: flags.clientId2, clientSecret: flags.clientSecret2, flags: '--client-id-2 and --client-secret-2' });
+  return customers;
+}
+
 /** Runs the suite; resolves with the exit code (0 when every test passed and the report found nothing wrong). */
 export async function runContractSuite(flags: ContractFlags, env: Env): Promise<number> {
   const { dir, typescript } = suite();
   const reportDir = resolve(flags.reportDir ?? env.CONTRACT_REPORT_DIR ?? 'reports');
   mkdirSync(reportDir, { recursive: true });
+  if (flags.url) {
+    // A target the run could mean nothing against ends here, in seconds, saying why (exit code 2).
+    const baseUrl = normaliseBaseUrl(flags.url);
+    suiteEnvironment(flags, baseUrl, reportDir);
+    await probeContractTarget({
+      baseUrl,
+      controlUrl: flags.controlUrl && normaliseBaseUrl(flags.controlUrl),
+      customers: customersOf(flags),
+    });
+  }
   // Without --url: a mock of its own for the run, on an ephemeral port, the demo data, time running.
   const local = flags.url ? undefined : await servedMock();
   const baseUrl = flags.url ? normaliseBaseUrl(flags.url) : (local as { url: string }).url;
@@ -172,7 +193,12 @@ export function registerContractCommand(cli: Command, env: Env): void {
         'the control API (expired tokens and quotes, webhook retries, settlement, balances, the review lock,',
         'instruction review) are skipped with that reason in their names, money-moving tests are skipped unless',
         '--allow-writes, tenancy tests need a second customer, and webhook tests need a receiver the target reaches',
-        '(--webhook-url). Exit code 0 when every test passed and every operation was exercised; 1 otherwise.',
+        '(--webhook-url).',
+        '',
+        'Before the run, a few calls check the target: something answers at --url, it is a server of this API, and the',
+        'suite has a customer (a control API, or --client-id and --client-secret the target accepts). If not, the command',
+        'ends in seconds with what to change and exit code 2. Exit code 0 when every test passed and every operation was',
+        'exercised; 1 otherwise.',
       ].join('\n'),
     )
     .option('--url <base>', 'the target: base URL of the service (default: an in-process mock)')

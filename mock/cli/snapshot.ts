@@ -17,13 +17,7 @@ function recordCount(snapshot: Snapshot): number {
 }
 
 function refused(answer: HttpAnswer, what: string): UserError {
-  const body = answer.body as { details?: { fields?: Array<{ field: string; message: string }> } } | undefined;
-  const fields =
-    body?.details?.fields
-      ?.slice(0, 5)
-      .map((f) => `\n  ${f.field}: ${f.message}`)
-      .join('') ?? '';
-  return new UserError(`${what}: ${describeAnswer(answer)}${fields}`);
+  return new UserError(`${what}: ${describeAnswer(answer)}`);
 }
 
 async function withClient(url: string, body: (client: MockClient) => Promise<void>): Promise<void> {

@@ -17,14 +17,17 @@ export function targetUrl(flag: string | undefined, env: Env): string {
   return flag || env.FOS_MOCK_URL || DEFAULT_URL;
 }
 
-/** Runs a command's body; a UserError (or a refused answer) is printed as `fos-mock: ...` with exit code 1. */
+/**
+ * Runs a command's body; a UserError (or a refused answer) is printed as `fos-mock: ...` with exit
+ * code 1, or the error's own `exitCode` (2 for a contract target the suite cannot run against).
+ */
 export async function guarded(body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     process.stderr.write(`fos-mock: ${error.message}\n`);
-    process.exitCode = 1;
+    process.exitCode = 'exitCode' in error && typeof error.exitCode === 'number' ? error.exitCode : 1;
   }
 }
 

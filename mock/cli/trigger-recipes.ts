@@ -87,6 +87,8 @@ export interface Triggered {
   subject: string;
   /** Said after the calls: why a fresh customer was used, its credentials. */
   notes?: string[];
+  /** The client id of the fresh customer the event happened for (it has no subscription yet). */
+  freshCustomer?: string;
 }
 
 async function fundedAccount(actor: Actor): Promise<string> {
@@ -232,7 +234,11 @@ export async function trigger(event: TriggerEvent, actor: Actor): Promise<Trigge
       )[0];
       if (!target) throw new UserError('the fresh customer has no ONBOARDING asset either (check the fixtures)');
       await actor.mock('POST', `/accounts/${target.id}/assets/${target.currency}/${action}`, 200);
-      return { subject: `${target.currency} asset of account ${target.id} (fresh customer ${fresh.body.clientId})`, notes: fresh.notes };
+      return {
+        subject: `${target.currency} asset of account ${target.id} (fresh customer ${fresh.body.clientId})`,
+        notes: fresh.notes,
+        freshCustomer: fresh.body.clientId,
+      };
     }
     case 'ACCOUNT_CREATED': {
       const fresh = await freshCustomer(actor, 'ACCOUNT_CREATED fires when an account is created, which only a fresh customer does');
@@ -240,10 +246,10 @@ export async function trigger(event: TriggerEvent, actor: Actor): Promise<Trigge
         subject: `${fresh.body.accounts.length} accounts of fresh customer ${fresh.body.clientId}`,
         notes: [
           ...fresh.notes.slice(0, 1),
-          "ACCOUNT_CREATED went to the new customer's subscriptions, and it has none yet: nothing was delivered. " +
-            'Accounts are made only with a customer, so no existing subscription can receive this event; ' +
+          'Accounts are made only with a customer, so no existing subscription can receive ACCOUNT_CREATED; ' +
             'the new accounts are there to use.',
         ],
+        freshCustomer: fresh.body.clientId,
       };
     }
   }

@@ -1,6 +1,6 @@
 // `fos-mock trigger <EVENT>`: makes one webhook event happen for a customer (demo-client by
-// default), like `stripe trigger`, then waits until its deliveries were attempted and says
-// which of the customer's subscriptions listen for it.
+// default), like `stripe trigger`, then waits until its deliveries were attempted. It says first
+// when no subscription of the customer listens for the event, and after which ones received it.
 import type { Command } from 'commander';
 import { controlOff, UserError } from '../scenarios/errors';
 import { MockClient } from '../scenarios/http';
@@ -15,11 +15,19 @@ interface Subscription {
   resources?: Array<{ name: string; events: string[] }>;
 }
 
-async function listeners(actor: Actor, event: string): Promise<Subscription[]> {
-  const answer = await actor.client.send('GET', '/v1/subscriptions?limit=100', { headers: { authorization: `Bearer ${actor.token}` } });
-  if (answer.status !== 200) return [];
-  const subscriptions = (answer.body as { data: Subscription[] }).data;
-  return subscriptions.filter((s) => s.includeAll || s.resources?.some((r) => r.events.includes(event)));
+/** The customer's subscriptions that receive the event, every page of them; undefined when they cannot be listed. */
+async function listeners(actor: Actor, event: string): Promise<Subscription[] | undefined> {
+  const found: Subscription[] = [];
+  let cursor: string | null | undefined;
+  do {
+    const query = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const answer = await actor.client.send('GET', `/v1/subscriptions?${query}`, { headers: { authorization: `Bearer ${actor.token}` } });
+    if (answer.status !== 200) return undefined;
+    const page = answer.body as { data: Subscription[]; meta?: { nextCursor?: string | null } };
+    found.push(...page.data.filter((s) => s.includeAll || s.resources?.some((r) => r.events.includes(event))));
+    cursor = page.meta?.nextCursor;
+  } while (cursor);
+  return found;
 }
 
 export function registerTriggerCommand(cli: Command, env: Env): void {
@@ -46,19 +54,29 @@ export function registerTriggerCommand(cli: Command, env: Env): void {
         if (!control && !WITHOUT_CONTROL.has(event)) throw controlOff(client.baseUrl);
         out(`Triggering ${event} for ${flags.clientId} at ${client.baseUrl}`);
         const actor = await Actor.login(client, { clientId: flags.clientId, clientSecret: flags.clientSecret }, control, out);
+        // Said before anything happens: the event is made all the same, and nobody receives it.
+        const subscribed = event === 'ACCOUNT_CREATED' ? [] : await listeners(actor, event);
+        if (subscribed === undefined)
+          out(`The subscriptions of ${flags.clientId} could not be listed: who receives ${event} is not known.`);
+        else if (subscribed.length === 0 && event !== 'ACCOUNT_CREATED')
+          out(
+            `No subscription of ${flags.clientId} listens for ${event}: it will happen, but nothing will be delivered. ` +
+              'Subscribe an endpoint (POST /api/subscriptions) to receive it.',
+          );
         const done = await trigger(event, actor);
         if (control) await actor.mock('POST', '/webhooks/idle', 200);
         out(`Trigger succeeded: ${event} for ${done.subject}.`);
         for (const note of done.notes ?? []) out(note);
-        if (event !== 'ACCOUNT_CREATED' && !done.notes) {
-          const subscribed = await listeners(actor, event);
+        if (done.freshCustomer)
           out(
-            subscribed.length === 0
-              ? `No subscription of ${flags.clientId} listens for ${event}: subscribe an endpoint (POST /api/subscriptions) to receive it.`
-              : `Sent to ${subscribed.length} subscription${subscribed.length === 1 ? '' : 's'} of ${flags.clientId}: ` +
-                  `${subscribed.map((s) => s.url).join(', ')} (GET /v1/subscriptions/{id}/executionLogs shows how each attempt went).`,
+            `No subscription received ${event}, nothing was delivered: ` +
+              `it happened for the fresh customer ${done.freshCustomer}, which has none yet.`,
           );
-        }
+        else if (subscribed?.length)
+          out(
+            `Sent to ${subscribed.length} subscription${subscribed.length === 1 ? '' : 's'} of ${flags.clientId}: ` +
+              `${subscribed.map((s) => s.url).join(', ')} (GET /v1/subscriptions/{id}/executionLogs shows how each attempt went).`,
+          );
       } finally {
         await client.close();
       }

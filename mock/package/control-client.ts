@@ -8,7 +8,7 @@ import { loadDocument } from '../../spec/contract/document';
 import { CONTROL_DOCUMENT_PATH } from '../control/contract';
 import { deferred } from '../lazy/deferred';
 import type { BodyOf, PathOf } from '../resources/types';
-import { MockClient } from '../scenarios/http';
+import { describeError, MockClient } from '../scenarios/http';
 
 type Id = keyof ControlOperations;
 type Reason = Service['schemas']['Reason'];
@@ -23,11 +23,9 @@ export class ControlError extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    const detail =
-      typeof body === 'object' && body !== null && 'code' in body
-        ? `${String(body.code)}: ${String((body as { message?: unknown }).message)}`
-        : '';
-    super(`fos-mock control ${operationId} answered ${status}${detail ? ` (${detail})` : ''}`);
+    // The Error body's code and message, and the fields a refusal names, one a line.
+    const detail = describeError(body);
+    super(`fos-mock control ${operationId} answered ${status}${detail ? ` ${detail}` : ''}`);
     this.name = 'ControlError';
   }
 }

@@ -96,13 +96,26 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text;
 }
 
-/** "CODE: message" of an Error body, for messages about an unexpected answer. */
+/** Fields of a refusal shown at most; the rest are counted. */
+const FIELDS_SHOWN = 5;
+
+/**
+ * "CODE: message" of an Error body, and, for a refusal that names fields (VALIDATION_ERROR's
+ * details.fields), each field and what is wrong with it on a line of its own.
+ */
+export function describeError(body: unknown): string | undefined {
+  const error = body as { code?: unknown; message?: unknown; details?: { fields?: unknown } } | undefined;
+  if (!error || typeof error !== 'object' || typeof error.code !== 'string') return undefined;
+  const { message } = error;
+  const text = typeof message === 'string' ? message : message === undefined || message === null ? '' : JSON.stringify(message);
+  const fields = Array.isArray(error.details?.fields) ? (error.details.fields as Array<{ field?: unknown; message?: unknown }>) : [];
+  const lines = fields.slice(0, FIELDS_SHOWN).map((f) => `\n  ${String(f.field)}: ${String(f.message)}`);
+  if (fields.length > FIELDS_SHOWN) lines.push(`\n  (and ${fields.length - FIELDS_SHOWN} more)`);
+  return `${error.code}: ${text}`.trim() + lines.join('');
+}
+
+/** "status CODE: message" of an Error body (with its fields, see describeError), for messages about an unexpected answer. */
 export function describeAnswer(answer: HttpAnswer): string {
-  const body = answer.body as { code?: unknown; message?: unknown } | undefined;
-  if (body && typeof body === 'object' && typeof body.code === 'string') {
-    const { message } = body;
-    const text = typeof message === 'string' ? message : message === undefined || message === null ? '' : JSON.stringify(message);
-    return `${answer.status} ${body.code}: ${text}`.trim();
-  }
-  return String(answer.status);
+  const error = describeError(answer.body);
+  return error === undefined ? String(answer.status) : `${answer.status} ${error}`;
 }

@@ -1,13 +1,31 @@
 // `fos-mock serve` with a bad setting: one line on stderr naming it, exit code 2, and nothing
 // listening (before this check, CLOCK_START=garbage printed "listening" and the first request
 // killed the process).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/free-port';
 import { projectPath } from '../../spec/project-root';
+
+/** `fos-mock serve` as a real process, without blocking (a test keeps a port busy meanwhile). */
+async function serveAsync(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'serve', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr };
+}
 
 function serve(env: Record<string, string>, args: string[] = []) {
   return spawnSync(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'serve', ...args], {
@@ -52,5 +70,32 @@ describe('fos-mock serve with a bad setting', () => {
       '  rates[1].rate must match pattern "^(0|[1-9][0-9]{0,19})(\\.[0-9]{1,18})?$" (DecimalString)',
     ]);
     expect(run.stdout).not.toContain('listening');
+  }, 90_000);
+
+  it('a port in use stops start-up with one line naming the port and --port, not a log record with a stack', async () => {
+    const busy = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const run = await serveAsync({}, ['--port', String(port)]);
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        `fos-mock: port ${port} is in use on 127.0.0.1: stop what listens there, ` +
+          'or choose another with --port (env PORT; 0 picks a free one)',
+      ]);
+      expect(run.stdout).not.toContain('listening');
+    } finally {
+      busy.close();
+    }
+  }, 90_000);
+
+  it('a HOST that is not an address of this machine stops start-up with one line naming it and --host', async () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+    const run = await serveAsync({ HOST: '192.0.2.1', PORT: String(await freePort()) });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'fos-mock: cannot listen on host "192.0.2.1": it is not an address of this machine; ' +
+        'choose one with --host (env HOST), such as 127.0.0.1 or 0.0.0.0',
+    ]);
   }, 90_000);
 });

@@ -3,7 +3,7 @@
 // answer) fails the suite; the jest process running it must then report the failures and exit
 // with a non-zero code on its own, without --forceExit: whatever the suite opened (the webhook
 // receiver, its HTTP connections, an in-process target) is closed on every path, including a
-// beforeAll that throws and an assertion that fails mid-test.
+// session that cannot open and an assertion that fails mid-test.
 //
 // Each case runs jest on two contract files as a child process with CONTRACT_BASE_URL pointing at
 // the misbehaving target, the way `npm run test:contract` does against a URL. jest prints "Jest did
@@ -155,7 +155,7 @@ describe('a contract run against a target whose answers lack X-Request-Id', () =
   });
 
   it(
-    'When every answer lacks it (each file’s beforeAll throws), then the suite reports it and exits by itself, non-zero',
+    'When every answer lacks it (no file’s session opens), then the suite reports it and exits by itself, non-zero',
     async () => {
       const outcome = await runSuite({ CONTRACT_BASE_URL: broken.url, CONTRACT_REPORT_DIR: join(reportDir, 'whole') });
       expect({ hung: outcome.hung, tail: outcome.hung ? tail(outcome.output) : '' }).toEqual({ hung: false, tail: '' });

@@ -176,6 +176,25 @@ describe('paths and methods', () => {
     });
   });
 
+  it('GET /v1/accounts (the list is under /api) is 404 with the path the user probably meant in details', async () => {
+    const res = await h.http.get('/v1/accounts').expect(404);
+    expect(res.body).toEqual({
+      code: 'ROUTE_NOT_FOUND',
+      message: 'No such endpoint. Did you mean GET /api/accounts?',
+      details: { method: 'GET', path: '/v1/accounts', suggestedPath: '/api/accounts' },
+    });
+  });
+
+  it('POST /v1/subscriptions (made under /api, listed under /v1) is 405 naming POST /api/subscriptions', async () => {
+    const res = await h.http.post('/v1/subscriptions').expect(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(res.body).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'The endpoint does not support this method. Did you mean POST /api/subscriptions?',
+      details: { method: 'POST', allowed: ['GET'], suggestedPath: '/api/subscriptions' },
+    });
+  });
+
   it('a known path with another method is 405 with every allowed method, in Allow and in the details', async () => {
     const res = await h.http.put('/v1/subscriptions/3f1c2a4e-8b7d-4c59-9e21-6a0d5b7c8e90').expect(405);
     expect(res.headers.allow).toBe('GET, PATCH, DELETE');

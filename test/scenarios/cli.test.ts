@@ -204,6 +204,32 @@ describe('fos-mock trigger', () => {
     );
     expect(stdout).toMatch(/A fresh customer was made: clientId=client-[0-9a-f]{8} clientSecret=\S+ \(customer [0-9a-f-]{36}\)\./);
     expect(types()).toEqual([]); // demo-client's endpoint hears nothing of another customer
+    expect(stdout).toMatch(
+      /No subscription received ACCOUNT_ASSET_ACTIVATED, nothing was delivered: it happened for the fresh customer client-[0-9a-f]{8}, /,
+    );
+  });
+
+  it('When no subscription of the customer listens for the event, it says so before making it happen, and makes it happen', async () => {
+    const { stdout, exitCode } = await fosMock(
+      'trigger',
+      'OPERATION_REQUESTED',
+      '--client-id',
+      'demo-client-2',
+      '--client-secret',
+      'demo-secret-2',
+      '--url',
+      target.url,
+    );
+    expect(exitCode).toBe(0);
+    const lines = stdout.trim().split('\n');
+    const warning = lines.indexOf(
+      'No subscription of demo-client-2 listens for OPERATION_REQUESTED: it will happen, but nothing will be delivered. ' +
+        'Subscribe an endpoint (POST /api/subscriptions) to receive it.',
+    );
+    expect(warning).toBeGreaterThan(0);
+    expect(lines.findIndex((line) => line.startsWith('  POST /v1/quotes'))).toBeGreaterThan(warning);
+    expect(lines.at(-1)).toMatch(/^Trigger succeeded: OPERATION_REQUESTED for operation [0-9a-f-]{36}\.$/);
+    expect(types()).toEqual([]);
   });
 
   it('ACCOUNT_CREATED needs a fresh customer, and says nobody could hear it yet', async () => {
@@ -229,9 +255,6 @@ describe('fos-mock trigger', () => {
       target.url,
     );
     expect(other.exitCode).toBe(0);
-    expect(other.stdout).toContain(
-      'No subscription of demo-client-2 listens for OPERATION_REQUESTED: subscribe an endpoint (POST /api/subscriptions) to receive it.',
-    );
     expect(types()).toEqual([]);
 
     const refused = await fosMock('trigger', 'OPERATION_REQUESTED', '--client-secret', 'wrong', '--url', target.url);
