@@ -71,6 +71,9 @@ describeWithChromium('the inspector, a request opened', (browser) => {
       expect(headers).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-idempotency-key']));
       expect(headers).not.toContain('host');
       expect(headers).not.toContain('content-length');
+      // The journal keeps no token: the command leaves it to the shell, as $TOKEN.
+      expect(command).toContain('-H "authorization: Bearer $TOKEN"');
+      expect(command).not.toContain('redacted');
       expect(JSON.parse(words[words.indexOf('--data-raw') + 1] ?? '')).toEqual(invalidBody());
     },
     TEST_TIMEOUT_MS,
