@@ -14,6 +14,7 @@ import { localCluster, sharedCluster, type Cluster } from './cluster/cluster';
 import { controlContract } from './control/contract';
 import { docsRouter, findRenderer } from './control/docs';
 import { controlSection, isControlPath } from './http/control-path';
+import { localOnly } from './http/local-only';
 import { faultMiddleware } from './http/fault-middleware';
 import { FaultRegistry } from './http/faults';
 import { controlHandlers } from './control/handlers';
@@ -259,6 +260,8 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     );
     const streams = { streamChanges: live.handler };
     assertHandlersMatchDocument(control, { ...table, ...streams });
+    // Only the machine it is meant for: its Host, and the site a change comes from (local-only.ts).
+    app.use(localOnly({ listenHost: config.host, allowedHosts: config.allowedHosts }));
     // The inspector page and its assets, before the control router's 404 for unknown /_mock paths.
     app.use(inspectorRouter());
     app.use(controlRouter(control, table, routeDeps, contract, streams));

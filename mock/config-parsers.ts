@@ -43,6 +43,14 @@ export const oneOf =
     values.find((v) => v === raw.trim().toLowerCase());
 export const nonEmpty: Parse<string> = (raw) => (raw.trim() === '' ? undefined : raw);
 export const hostName: Parse<string> = (raw) => (/^[A-Za-z0-9.:_[\]-]+$/.test(raw.trim()) ? raw.trim() : undefined);
+/** A comma-separated list of host names or addresses (no scheme, path or port), or `*` for any; empty for none. */
+export const hostList: Parse<string[]> = (raw) => {
+  const hosts = raw
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== '');
+  return hosts.every((host) => host === '*' || /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[?[0-9a-f:.]+\]?)$/.test(host)) ? hosts : undefined;
+};
 export const instant: Parse<string> = (raw) =>
   ISO_INSTANT.test(raw.trim()) && !Number.isNaN(Date.parse(raw.trim())) ? new Date(Date.parse(raw.trim())).toISOString() : undefined;
 export const readableFile: Parse<string> = (raw) => {

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { projectPath } from '../spec/project-root';
 import {
+  hostList,
   hostName,
   instant,
   LOG_LEVELS,
@@ -104,6 +105,12 @@ export interface Config {
   clockStart?: string;
   /** pino log level (env LOG_LEVEL, default info; "silent" for none). */
   logLevel: string;
+  /**
+   * Hosts the control API and the inspector answer besides loopback names and addresses and the
+   * address the mock listens on: a container's service name, a shared test host (env
+   * ALLOWED_HOSTS, comma-separated; `*` for any, said at start-up; default none).
+   */
+  allowedHosts: string[];
 }
 
 /** The configuration once the app has settled the secret (its own, FOS_MOCK_SECRET's, or the shared one). */
@@ -137,6 +144,7 @@ export function defaultConfig(): Config {
     webhookSigning: false,
     retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000],
     logLevel: 'info',
+    allowedHosts: [],
   };
 }
 
@@ -263,6 +271,13 @@ export const SETTINGS = [
     parse: instant,
   }),
   setting({ key: 'logLevel', env: 'LOG_LEVEL', accepted: LOG_LEVELS.join(', '), parse: oneOf(LOG_LEVELS) }),
+  setting({
+    key: 'allowedHosts',
+    env: 'ALLOWED_HOSTS',
+    flag: { name: 'allowedHosts', text: '--allowed-hosts' },
+    accepted: 'host names or addresses separated by commas (no scheme or port), or * for any',
+    parse: hostList,
+  }),
 ] as const;
 
 /** RATE_LIMIT's grammar on its own ("off" is null); throws a ConfigError naming RATE_LIMIT. */
@@ -303,6 +318,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Serve
 /** A typed value in the text form its setting's parser reads (what a variable would hold). */
 function asText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
   if (value === null) return 'off';
   if (typeof value === 'object' && value !== null && 'requests' in value && 'perMs' in value)
     return `${String(value.requests)}/${String(value.perMs)}`;

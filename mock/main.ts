@@ -50,6 +50,9 @@ export async function serve(config: Config): Promise<void> {
         `-d '{"clientId":"demo-client","clientSecret":"demo-secret"}'`,
       `  curl -s ${base}/api/accounts -H "Authorization: Bearer $TOKEN"`,
       ...(config.controlApi ? [`Inspector (requests, state, deliveries, clock, live): ${base}/_mock/inspector`] : []),
+      ...(config.controlApi && config.allowedHosts.includes('*')
+        ? ['ALLOWED_HOSTS=*: the control API and the inspector answer requests naming any host, from any machine that reaches this port']
+        : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   });
@@ -94,6 +97,10 @@ export function program(): Command {
     .option('--clock-start <iso>', 'start the mock clock at this instant (env CLOCK_START)')
     .option('--no-control-api', 'do not serve the /_mock control API (env CONTROL_API=off)')
     .option('--redis <url>', 'keep the state in this Redis, shared by every replica on it (env REDIS_URL)')
+    .option(
+      '--allowed-hosts <hosts>',
+      'hosts the control API answers besides loopback ones, comma-separated; * for any (env ALLOWED_HOSTS)',
+    )
     .addHelpText('after', settingsHelp())
     .action(async (flags: ServeFlags, command: Command) => {
       // commander sets a --no-x switch's attribute to true by default: only one typed on the

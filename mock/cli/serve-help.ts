@@ -28,6 +28,7 @@ const MEANING: Record<SettingKey, string> = {
   webhookSigning: 'sign webhook deliveries (Standard Webhooks)',
   clockStart: 'start the mock clock at this instant',
   logLevel: 'how much is logged (info: a line per request and per webhook attempt; silent: nothing)',
+  allowedHosts: "hosts the control API and the inspector answer besides loopback ones and HOST (a container's name; * for any)",
 };
 
 /** Defaults whose value says less than a word would. */
@@ -38,6 +39,7 @@ const DEFAULT_TEXT: Partial<Record<SettingKey, string>> = {
   clockStart: 'now',
   rateLimit: 'off',
   autoSettleMs: '5000',
+  allowedHosts: 'none (loopback names and addresses, and HOST, only)',
 };
 
 function defaultText(key: SettingKey, config: Config): string {

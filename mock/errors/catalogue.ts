@@ -35,6 +35,12 @@ export const ERROR_CATALOGUE = {
   INJECTED_FAULT: { status: 503, message: 'A fault injected through the control API.' },
   DOCS_UNAVAILABLE: { status: 501, message: 'The API reference renderer is not installed.' },
   INSPECTOR_UNAVAILABLE: { status: 501, message: 'The inspector page was not built.' },
+  // Control API (ours): it answers only its own machine (mock/http/local-only.ts, ALLOWED_HOSTS).
+  HOST_NOT_ALLOWED: { status: 403, message: 'The control API answers only loopback hosts and those in ALLOWED_HOSTS.' },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    message: 'A change to the mock from another site is refused; add its host to ALLOWED_HOSTS to allow it.',
+  },
   // Control API (ours): a reset re-reads the fixtures file; one it cannot load is refused, the old data kept.
   FIXTURES_INVALID: { status: 422, message: 'The fixtures file cannot be loaded; the data from before is kept.' },
 } as const;

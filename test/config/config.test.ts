@@ -154,6 +154,15 @@ const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> =
     ],
     bad: ['loud', ''],
   },
+  ALLOWED_HOSTS: {
+    good: [
+      ['mock', ['mock']],
+      ['mock, QA.internal,10.0.0.5', ['mock', 'qa.internal', '10.0.0.5']],
+      ['*', ['*']],
+      ['', []],
+    ],
+    bad: ['http://mock', 'mock:4010', 'mock/x', 'a b'],
+  },
 };
 
 const keyOf = (env: string): keyof Config => SETTINGS.find((s) => s.env === env)!.key;
