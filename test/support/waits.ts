@@ -4,6 +4,7 @@
 // several times slower than a developer's, and failing with what was awaited, so that a hang
 // says what hung instead of jest's bare "Exceeded timeout". jest's own time-out
 // (jest.config.js) is longer still: a guard here fires first and names the wait.
+import { spawnSync, type SpawnSyncOptionsWithStringEncoding } from 'node:child_process';
 
 /** How long one awaited thing may take before it counts as a hang (a start-up, a delivery, a job...). */
 export const HANG_GUARD_MS = 60_000;
@@ -77,4 +78,20 @@ export async function retrying<T>(what: string, attempt: () => Promise<T>, optio
     }
     await pause(options.pauseMs ?? 20);
   }
+}
+
+/**
+ * spawnSync waiting for the child to end by itself, however long it takes; `guardMs` (default
+ * HANG_GUARD_MS) is a hang guard: a child still running then is killed and a HangError names the
+ * command, with what it printed.
+ */
+export function runToEnd(command: string, args: string[], options: SpawnSyncOptionsWithStringEncoding & { guardMs?: number }) {
+  const guardMs = options.guardMs ?? HANG_GUARD_MS;
+  const run = spawnSync(command, args, { ...options, timeout: guardMs });
+  if (run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT')
+    throw new HangError(
+      `gave up waiting for \`${[command, ...args].join(' ')}\` to end after ${seconds(guardMs)} (hang guard):\n` +
+        `${run.stdout ?? ''}${run.stderr ?? ''}`.slice(-2000),
+    );
+  return run;
 }
