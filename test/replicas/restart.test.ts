@@ -16,7 +16,8 @@ import {
   type ServiceClient,
 } from '../support/replicas';
 
-const START_MS = 120_000;
+/** A hang guard for the hooks and tests that start replicas (each start is awaited, its own guard naming it at 120 s). */
+const START_MS = 300_000;
 
 function expectStatus(answer: Answer, status: number, what: string): Answer {
   if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.text.slice(0, 500)}`);
