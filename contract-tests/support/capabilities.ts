@@ -73,7 +73,7 @@ function probe(baseUrl: string | undefined, controlUrl: string | undefined): Pro
     encoding: 'utf8',
     timeout: baseUrl ? PROBE_GUARD_MS.url : PROBE_GUARD_MS.inProcess,
   });
-  if (child.error?.code === 'ETIMEDOUT') {
+  if (child.error && (child.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
     const guard = (baseUrl ? PROBE_GUARD_MS.url : PROBE_GUARD_MS.inProcess) / 1000;
     throw new Error(
       `contract suite: gave up waiting for the probe of the target (${baseUrl ?? 'a child process starting the mock'}, ` +
