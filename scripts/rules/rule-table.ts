@@ -61,6 +61,7 @@ function main(): number {
           ? 'its tests pass under its break'
           : '';
     if (gap) gaps.push(`${rule.id} (${gap})`);
+    const failedLine = `${failedOwn.length} of its tests (${failed.length} in all): ${some(failedOwn).replace(/^\d+: /, '')}`;
     return [
       `### \`${rule.id}\``,
       '',
@@ -68,7 +69,7 @@ function main(): number {
       '',
       `- tests that check it: ${some(checking)}`,
       `- breaks: ${breaks.length ? breaks.map((b) => `\`${b.id}\``).join(', ') : '**none**'}`,
-      `- failed under them: ${gap ? `**GAP: ${gap}**` : `${failedOwn.length} of its tests (${failed.length} in all): ${some(failedOwn).replace(/^\d+: /, '')}`}`,
+      `- failed under them: ${gap ? `**GAP: ${gap}**` : failedLine}`,
       '',
     ].join('\n');
   });
