@@ -21,7 +21,11 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(jose|fast-check|pure-rand|@faker-js)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/contract-tests/**/*.test.ts'],
-  testTimeout: 20000,
+  // A hang guard, never a deadline: every test and hook (beforeAll/afterAll too) waits for what it
+  // needs to be ready, and the waits of test/support/waits.ts, the receiver and the contract
+  // suite name what hung after 60 s. This bound is longer still, so a machine several times
+  // slower than a quiet developer's (a full run beside another one on two cores) passes, slower.
+  testTimeout: 180_000,
   // JUnit XML for CI to keep; the contract reporter prints the operation x status coverage of
   // the contract suite, writes reports/contract-summary.md and fails a full run that leaves an
   // operation of the document untouched.

@@ -50,6 +50,12 @@ interface Probe {
 }
 
 const CACHE_FRESH_MS = 30 * 60 * 1000;
+/**
+ * Hang guards of the probe's child process (it ends by itself once it has its answer): starting
+ * the mock through tsx takes seconds on a quiet machine and many more on a busy one; a URL's
+ * probe makes a few calls, each bounded by probe-url.ts.
+ */
+const PROBE_GUARD_MS = { inProcess: 120_000, url: 60_000 };
 
 function probe(baseUrl: string | undefined, controlUrl: string | undefined): Probe {
   const dir = recordsDir();
@@ -65,8 +71,15 @@ function probe(baseUrl: string | undefined, controlUrl: string | undefined): Pro
   const child = spawnSync(process.execPath, compiled ? [script] : ['--import', 'tsx', script], {
     cwd: projectPath(),
     encoding: 'utf8',
-    timeout: baseUrl ? 30_000 : 60_000,
+    timeout: baseUrl ? PROBE_GUARD_MS.url : PROBE_GUARD_MS.inProcess,
   });
+  if (child.error && (child.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+    const guard = (baseUrl ? PROBE_GUARD_MS.url : PROBE_GUARD_MS.inProcess) / 1000;
+    throw new Error(
+      `contract suite: gave up waiting for the probe of the target (${baseUrl ?? 'a child process starting the mock'}, ` +
+        `GET /_mock/health) after ${guard} s (hang guard): ${child.stderr}`,
+    );
+  }
   let result: Probe;
   try {
     result = JSON.parse(child.stdout) as Probe;

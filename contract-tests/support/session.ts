@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
 import { capabilities, missing, type Capabilities, type Need } from './capabilities';
 import { ApiClient, closeConnections, type ClientContext } from './client';
 import { Control } from './control';
+import { within } from './eventually';
 import { record } from './run';
 import { DEMO_CUSTOMERS, settings, type Credentials } from './settings';
 import { openTarget, type Target } from './target';
@@ -84,8 +85,12 @@ export function useSession(): () => Session {
   async function open(): Promise<void> {
     const caps = capabilities();
     const file = basename(expect.getState().testPath ?? 'unknown');
-    target = await openTarget();
-    const control = await Control.detect(target.controlUrl);
+    // Each step waits for its thing to be ready, however long a busy machine takes; the guard of
+    // `within` only names a step that hangs (jest's hook time-out is longer still).
+    target = await within(caps.inProcess ? 'the in-process mock to start and listen' : `the target ${caps.label}`, openTarget(), (late) =>
+      late.close(),
+    );
+    const control = await within(`GET ${target.controlUrl}/_mock/health`, Control.detect(target.controlUrl));
     if (Boolean(control) !== caps.control) {
       throw new Error(`contract suite: the target's control API ${control ? 'appeared' : 'vanished'} after the probe; run the suite again`);
     }
@@ -100,7 +105,10 @@ export function useSession(): () => Session {
       })),
     });
     const ctx: ClientContext = { baseUrl: target.baseUrl, contract: target.contract, file, driftFails: caps.mock, record };
-    const api = new ApiClient(ctx, await customerCredentials(control, target, 0, file));
+    const api = new ApiClient(
+      ctx,
+      await within(control ? 'a fresh customer (POST /_mock/customers)' : 'the customer', customerCredentials(control, target, 0, file)),
+    );
     let other: ApiClient | undefined;
     const t = target;
     session = {

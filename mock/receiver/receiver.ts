@@ -116,10 +116,11 @@ export class Endpoint {
   }
 
   /**
-   * Resolves with `received` once it holds `count` requests; rejects when `timeoutMs` passes first
-   * or the receiver closes. A bounded wait for asynchronous deliveries, not a timed assertion.
+   * Resolves with `received` once it holds `count` requests; rejects when the receiver closes, or
+   * when `timeoutMs` passes first: a hang guard (60 s by default, far beyond a delivery's time on
+   * a busy machine), not a timed assertion.
    */
-  waitFor(count: number, timeoutMs = 10_000): Promise<Delivery[]> {
+  waitFor(count: number, timeoutMs = 60_000): Promise<Delivery[]> {
     if (this.received.length >= count) return Promise.resolve(this.received);
     return new Promise<Delivery[]>((resolve, reject) => {
       const check = () => {
@@ -134,7 +135,12 @@ export class Endpoint {
         else resolve(this.received);
       };
       const timer = setTimeout(
-        () => finish(new Error(`receiver ${this.url} got ${this.received.length} requests, expected ${count}`)),
+        () =>
+          finish(
+            new Error(
+              `receiver ${this.url} got ${this.received.length} requests, expected ${count}: gave up waiting after ${timeoutMs} ms`,
+            ),
+          ),
         timeoutMs,
       );
       // A forgotten wait never keeps a process alive.

@@ -44,9 +44,10 @@ class BailEnvironment extends NodeEnvironment {
   }
 
   async handleTestEvent(event) {
-    // A hook without its own timeout keeps the suite's 20 s: the mutation config gives tests 5 s
-    // (a mutant that leaves a request unanswered then dies in 5 s, not 20), but a `beforeAll`
-    // that starts a mock in a cold worker can take longer than that.
+    // A hook without its own timeout gets 20 s: the mutation config gives tests 5 s (a mutant
+    // that leaves a request unanswered then dies in 5 s, not 20), but a `beforeAll` that starts a
+    // mock in a cold worker can take longer than that. (npm test's hang guard, jest.config.js,
+    // is longer: a mutation run is a measure on a machine kept for it.)
     if (event.name === 'hook_start' && !event.hook.timeout) event.hook.timeout = HOOK_TIMEOUT_MS;
     const mutant = index.activeMutant();
     if (mutant === undefined) {

@@ -1,7 +1,7 @@
 // `fos-mock serve` with a bad setting: one line on stderr naming it, exit code 2, and nothing
 // listening (before this check, CLOCK_START=garbage printed "listening" and the first request
 // killed the process).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/free-port';
 import { projectPath } from '../../spec/project-root';
+import { runToEnd } from '../support/waits';
 
 /** `fos-mock serve` as a real process, without blocking (a test keeps a port busy meanwhile). */
 async function serveAsync(
@@ -27,11 +28,11 @@ async function serveAsync(
   return { status, stdout, stderr };
 }
 
+/** Runs `fos-mock serve` until it ends by itself (it refuses and exits); only a hang guard bounds it. */
 function serve(env: Record<string, string>, args: string[] = []) {
-  return spawnSync(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'serve', ...args], {
+  return runToEnd(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'serve', ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
-    timeout: 60_000,
   });
 }
 
@@ -40,23 +41,19 @@ describe('fos-mock serve with a bad setting', () => {
     [{ CLOCK_START: 'garbage' }, [], 'CLOCK_START must be an ISO 8601 instant with a zone, such as 2026-01-15T09:00:00Z, got "garbage"'],
     [{ AUTO_SETTLE_MS: 'soon' }, [], 'AUTO_SETTLE_MS must be off or a whole number of milliseconds up to 2147483647, got "soon"'],
     [{}, ['--port', 'abc'], '--port must be a whole number from 0 to 65535, got "abc"'],
-  ])(
-    '%j %j stops with exit code 2 and one line naming it, and never listens',
-    async (env, args, line) => {
-      const port = await freePort();
-      const run = serve({ PORT: String(port), ...env }, args);
-      expect(run.status).toBe(2);
-      expect(run.stderr.trim().split('\n')).toEqual([`fos-mock: ${line}`]);
-      expect(run.stdout).not.toContain('listening');
-    },
-    90_000,
-  );
+  ])('%j %j stops with exit code 2 and one line naming it, and never listens', async (env, args, line) => {
+    const port = await freePort();
+    const run = serve({ PORT: String(port), ...env }, args);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([`fos-mock: ${line}`]);
+    expect(run.stdout).not.toContain('listening');
+  });
 
   it('PORT=abc is refused the same way', () => {
     const run = serve({ PORT: 'abc' });
     expect(run.status).toBe(2);
     expect(run.stderr.trim()).toBe('fos-mock: PORT must be a whole number from 0 to 65535, got "abc"');
-  }, 90_000);
+  });
 
   it('a fixture file with a rate that is not a number stops start-up naming the entry, and never listens', async () => {
     const demo = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as { rates: Array<{ rate: string }> };
@@ -70,7 +67,7 @@ describe('fos-mock serve with a bad setting', () => {
       '  rates[1].rate must match pattern "^(0|[1-9][0-9]{0,19})(\\.[0-9]{1,18})?$" (DecimalString)',
     ]);
     expect(run.stdout).not.toContain('listening');
-  }, 90_000);
+  });
 
   it('a port in use stops start-up with one line naming the port and --port, not a log record with a stack', async () => {
     const busy = createServer().listen(0, '127.0.0.1');
@@ -87,7 +84,7 @@ describe('fos-mock serve with a bad setting', () => {
     } finally {
       busy.close();
     }
-  }, 90_000);
+  });
 
   it('a HOST that is not an address of this machine stops start-up with one line naming it and --host', async () => {
     // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
@@ -97,5 +94,5 @@ describe('fos-mock serve with a bad setting', () => {
       'fos-mock: cannot listen on host "192.0.2.1": it is not an address of this machine; ' +
         'choose one with --host (env HOST), such as 127.0.0.1 or 0.0.0.0',
     ]);
-  }, 90_000);
+  });
 });

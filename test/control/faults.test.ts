@@ -1,11 +1,12 @@
 // Faults injected into the service API: latency (fixed or a range), an error status, a dropped
 // connection; for the next N calls or a share of them. Nothing here is timed: what a fault did
 // is read from the journal, or seen in what the client got.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { FaultRegistry, pathPattern } from '../../mock/http/faults';
 import { withoutTrailingSlashes } from '../../mock/http/path-glob';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { control, eventually, funded } from './support';
+import { within } from '../support/waits';
 
 let h: Harness;
 let api: Authed;
@@ -18,6 +19,32 @@ afterEach(async () => {
   await control(h).delete('/faults').expect(204);
 });
 afterAll(() => h?.close());
+
+/**
+ * Holds the next timer of `ms` set through setTimeout (a fault's delay): it fires when the test
+ * calls `release()`, not after any real time; other timers are untouched.
+ */
+function holdNextTimer(ms: number) {
+  const real = globalThis.setTimeout;
+  let fire: (() => void) | undefined;
+  let started: () => void = () => undefined;
+  const spy = jest.spyOn(globalThis, 'setTimeout').mockImplementation(((
+    callback: (...args: unknown[]) => void,
+    delay?: number,
+    ...args: unknown[]
+  ) => {
+    if (delay !== ms || fire) return real(callback, delay, ...args);
+    fire = () => callback(...args);
+    spy.mockRestore();
+    started();
+    return real(() => undefined, 0);
+  }) as typeof setTimeout);
+  return {
+    started: new Promise<void>((resolve) => (started = resolve)),
+    release: () => fire!(),
+    restore: () => spy.mockRestore(),
+  };
+}
 
 const addFault = async (fault: Record<string, unknown>) => (await control(h).post('/faults', fault).expect(201)).body;
 const journalFor = async (requestId: string) => {
@@ -111,17 +138,26 @@ describe('latency faults', () => {
   });
 
   it('a delayed request is still pending while a later request is answered (ordering, not time)', async () => {
-    await addFault({ path: '/v1/reference/resources', latencyMs: 1000 });
-    let slowDone = false;
-    const slow = api.get('/v1/reference/resources').then((r) => {
-      slowDone = true;
-      return r.status;
-    });
-    // Once the fault has fired, the slow request is waiting out its delay.
-    await eventually(async () => expect((await control(h).get('/faults').expect(200)).body.data[0].hits).toBe(1));
-    await api.get('/v1/reference/eventTypes').expect(200);
-    expect(slowDone).toBe(false);
-    expect(await slow).toBe(200);
+    // The fault's 1000 ms delay is held by the test and let go only after the later request: the
+    // order is certain on any machine, however long each step takes.
+    const delay = holdNextTimer(1000);
+    try {
+      await addFault({ path: '/v1/reference/resources', latencyMs: 1000 });
+      let slowDone = false;
+      const slow = api.get('/v1/reference/resources').then((r) => {
+        slowDone = true;
+        return r.status;
+      });
+      // Once the fault has fired, the slow request is waiting out its delay.
+      await within('the fault to start its delay', delay.started);
+      expect((await control(h).get('/faults').expect(200)).body.data[0].hits).toBe(1);
+      await api.get('/v1/reference/eventTypes').expect(200);
+      expect(slowDone).toBe(false);
+      delay.release();
+      expect(await slow).toBe(200);
+    } finally {
+      delay.restore();
+    }
   });
 
   it('latency and an error combine: the error comes after the delay', async () => {

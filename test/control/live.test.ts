@@ -10,6 +10,7 @@ import { freePort } from '../../scripts/free-port';
 import { projectPath } from '../../spec/project-root';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { openLiveStream } from '../support/live-stream';
+import { within } from '../support/waits';
 import { control, deposit } from './support';
 
 describe('LiveFeed', () => {
@@ -174,8 +175,19 @@ describe('fos-mock serve, stopped with an inspector page open', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let res: Response | undefined;
-    while (!res) res = await fetch(`http://127.0.0.1:${port}/_mock/live`).catch(() => undefined);
+    // Ready when it says it listens (not polled: a loop of refused connections would only slow its start).
+    let printed = '';
+    await within(
+      'fos-mock serve to print "fos-mock listening on"',
+      new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          printed += chunk.toString('utf8');
+          if (printed.includes('fos-mock listening on')) resolve();
+        });
+        void exited.then((code) => reject(new Error(`fos-mock serve exited (${code}) before listening:\n${printed}`)));
+      }),
+    );
+    const res = await fetch(`http://127.0.0.1:${port}/_mock/live`);
     const reader = res.body!.getReader();
     await reader.read();
     child.kill('SIGTERM');
@@ -183,5 +195,5 @@ describe('fos-mock serve, stopped with an inspector page open', () => {
     let chunk = await reader.read();
     while (!chunk.done) chunk = await reader.read();
     expect(await exited).toBe(0);
-  }, 60_000);
+  });
 });

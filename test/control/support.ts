@@ -2,6 +2,7 @@
 // service API, and waiting for something that happens after an answer (no timed assertions).
 import type { Authed, Harness } from '../http/harness';
 import { demo } from '../http/fixture-ids';
+import { HANG_GUARD_MS } from '../support/waits';
 
 export const d = demo();
 export const funded = d.funded(d.c1.id);
@@ -37,13 +38,17 @@ export async function withdrawal(api: Authed, sourceAmount = '10.00', accountId 
   ).body;
 }
 
-/** Retries `check` until it passes, yielding to the event loop between tries (bounded by count, not time). */
-export async function eventually<T>(check: () => Promise<T> | T, tries = 200): Promise<T> {
-  for (let i = 1; ; i++) {
+/**
+ * Retries `check` until it passes, 5 ms apart: a wait for what happens after an answer, however
+ * long a busy machine takes. Only a hang (HANG_GUARD_MS) ends it, with the check's last failure.
+ */
+export async function eventually<T>(check: () => Promise<T> | T): Promise<T> {
+  const started = Date.now();
+  for (;;) {
     try {
       return await check();
     } catch (error) {
-      if (i >= tries) throw error;
+      if (Date.now() - started > HANG_GUARD_MS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }

@@ -9,6 +9,7 @@ import { Journal, type JournalEntry, type SharedJournal } from '../../mock/http/
 import type { JournalExchange } from '../../mock/http/journal-exchange';
 import { assignRequestId, localsOf } from '../../mock/http/request-id';
 import { startMock } from './harness';
+import { within } from '../support/waits';
 
 const entry = (n: number, status = 200): JournalEntry => ({
   requestId: `r${n}`,
@@ -120,6 +121,27 @@ describe('recording a request as it is answered', () => {
     server = undefined;
   });
 
+  /**
+   * Resolves once the journal has recorded `count` entries in all. An entry is recorded when its
+   * response closes on the server's side, which may come after the client has read the answer:
+   * the test waits for the record itself (Journal.onRecord), not for a guessed pause.
+   */
+  function recorded(journal: Journal, count: number): Promise<void> {
+    return within(
+      `${count} journal entries`,
+      new Promise<void>((resolve) => {
+        let seen = journal.size;
+        const check = () => seen >= count && resolve();
+        journal.onRecord = () => {
+          seen++;
+          // Resolved after add() has stored the entry (a promise's reactions run later).
+          check();
+        };
+        check();
+      }),
+    );
+  }
+
   /** A server whose every request the journal tracks; `answer` answers it. */
   async function serve(journal: Journal, answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
     const clock = createClock({ start: Date.parse('2026-11-21T12:00:00.000Z'), frozen: true });
@@ -137,11 +159,12 @@ describe('recording a request as it is answered', () => {
     const base = await serve(journal, (_req, res) => {
       setTimeout(() => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}'), 40);
     });
+    const sent = performance.now();
     const res = await fetch(`${base}/things?x=1`, { method: 'POST' });
     await res.text();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const [recorded] = journal.latest();
-    expect(recorded).toStrictEqual({
+    await recorded(journal, 1);
+    const [entry] = journal.latest();
+    expect(entry).toStrictEqual({
       requestId: res.headers.get('x-request-id'),
       method: 'POST',
       path: '/things',
@@ -149,8 +172,10 @@ describe('recording a request as it is answered', () => {
       latencyMs: expect.any(Number),
       at: '2026-11-21T12:00:00.000Z',
     });
-    expect(recorded!.latencyMs).toBeGreaterThanOrEqual(35);
-    expect(recorded!.latencyMs).toBeLessThan(2000);
+    // In milliseconds: at least the answer's 40 ms delay (less a timer's slack), and no more than
+    // the client saw from sending to the answer read (plus the close), however slow the machine.
+    expect(entry!.latencyMs).toBeGreaterThanOrEqual(35);
+    expect(entry!.latencyMs).toBeLessThanOrEqual(performance.now() - sent);
     expect(journal.size).toBe(1);
   });
 
@@ -164,8 +189,9 @@ describe('recording a request as it is answered', () => {
       res.end('ok');
     });
     await (await fetch(`${base}/plain`)).text();
+    await recorded(journal, 1);
     await (await fetch(`${base}/authed`)).text();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await recorded(journal, 2);
     const [authed, plain] = journal.latest();
     expect(Object.keys(plain!).sort()).toEqual(['at', 'latencyMs', 'method', 'path', 'requestId', 'status']);
     expect(authed).toMatchObject({ customerId: 'c-1', fault: { id: 'f-1', error: 503 } });
@@ -179,14 +205,18 @@ describe('recording a request as it is answered', () => {
     });
     const first = await fetch(`${base}/ok`);
     await first.text();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await recorded(journal, 1);
     expect(journal.exchange(first.headers.get('x-request-id')!)).toBeDefined();
 
     journal.watched = () => false;
     const unseen = await fetch(`${base}/ok`);
     const failed = await fetch(`${base}/fail`);
     await Promise.all([unseen.text(), failed.text()]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Both recorded (their entries are in): only then does a missing exchange mean "not kept".
+    await recorded(journal, 3);
+    expect(journal.latest().map((e) => e.requestId)).toEqual(
+      expect.arrayContaining([unseen.headers.get('x-request-id'), failed.headers.get('x-request-id')]),
+    );
     expect(journal.exchange(unseen.headers.get('x-request-id')!)).toBeUndefined();
     expect(journal.exchange(failed.headers.get('x-request-id')!)?.request.query).toBe('');
   });

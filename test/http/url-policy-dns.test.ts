@@ -230,7 +230,7 @@ describe('the development policy', () => {
   let receiver: Receiver | undefined;
   let target: Receiver | undefined;
   beforeAll(async () => {
-    h = await startMock({ config: { webhookTimeoutMs: 2000 }, lookup: dns.lookup });
+    h = await startMock({ lookup: dns.lookup });
     api = await h.as();
   });
   afterAll(async () => {

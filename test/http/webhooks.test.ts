@@ -13,8 +13,10 @@ let h: Harness;
 let api: Authed;
 let receiver: Receiver;
 
+// The default delivery time-out (10 s): a receiver that answers is never cut short, however busy
+// the machine. Only the receiver that never answers gets a mock with a short one (below).
 beforeAll(async () => {
-  h = await startMock({ config: { webhookTimeoutMs: 300 } });
+  h = await startMock();
   api = await h.as();
 });
 afterAll(() => h?.close());
@@ -123,7 +125,6 @@ describe('failed deliveries', () => {
   it.each([
     ['answers 500', { status: 500 } as const, 500, /answered 500/],
     ['answers 302', { status: 302, location: 'http://127.0.0.1:1/' } as const, 302, /redirects are not followed/],
-    ['never answers', 'hang' as const, 0, /timed out after 300 ms/],
     ['resets the connection', 'reset' as const, 0, /connection reset/],
   ])('a receiver that %s is logged FAILED with its httpStatus, once without allowRetry', async (_name, behaviour, httpStatus, error) => {
     receiver = await startReceiver({ fallback: behaviour });
@@ -134,6 +135,28 @@ describe('failed deliveries', () => {
     expect(page.data).toHaveLength(1);
     expect(page.data[0]).toMatchObject({ status: 'FAILED', httpStatus, retryAttempts: 0 });
     expect(page.data[0].error).toMatch(error);
+  });
+
+  it('a receiver that never answers is logged FAILED with httpStatus 0 at the time-out, once without allowRetry', async () => {
+    // A mock of its own with a short time-out, whose only delivery goes to the silent receiver:
+    // the time-out is what ends that delivery; no answer it could cut short exists there.
+    const short = await startMock({ config: { webhookTimeoutMs: 300 } });
+    receiver = await startReceiver({ fallback: 'hang' });
+    try {
+      const me = await short.as();
+      const sub = await subscribe(receiver.url, {}, me);
+      const q = (
+        await me.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)
+      ).body;
+      await me.post('/v1/operations/deposits', { accountId: account.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201);
+      await short.mock.services.webhooks.idle();
+      const page = (await me.get(`/v1/subscriptions/${sub.id}/executionLogs`).expect(200)).body;
+      expect(page.data).toHaveLength(1);
+      expect(page.data[0]).toMatchObject({ status: 'FAILED', httpStatus: 0, retryAttempts: 0 });
+      expect(page.data[0].error).toMatch(/timed out after 300 ms/);
+    } finally {
+      await short.close();
+    }
   });
 
   it('a closed port is logged FAILED with httpStatus 0 and "connection refused"', async () => {

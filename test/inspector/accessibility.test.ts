@@ -5,9 +5,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { describeViolations, screenshot, seriousViolations } from './support/audit';
 import { describeWithChromium } from './support/chromium-suite';
-import { openSession, openView, requestRow, type Session } from './support/session';
-
-const TEST_TIMEOUT_MS = 30_000;
+import { openSession, openView, requestRow, type Session, TEST_TIMEOUT_MS } from './support/session';
 
 type ViewName = 'Requests' | 'State' | 'Deliveries' | 'Clock and faults';
 

@@ -4,9 +4,7 @@
 // on the next request. Every wait is Playwright's (a locator waited for), none is a sleep.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeWithChromium } from './support/chromium-suite';
-import { openSession, openView, requestRow, short, waitForCount, type Session } from './support/session';
-
-const TEST_TIMEOUT_MS = 30_000;
+import { openSession, openView, requestRow, short, waitForCount, type Session, TEST_TIMEOUT_MS } from './support/session';
 
 describeWithChromium('the inspector, in a browser', (browser) => {
   let s: Session;

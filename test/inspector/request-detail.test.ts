@@ -5,9 +5,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import type { Locator } from 'playwright-core';
 import { describeWithChromium } from './support/chromium-suite';
-import { openSession, requestRow, waitForCount, type ApiAnswer, type Session } from './support/session';
-
-const TEST_TIMEOUT_MS = 30_000;
+import { openSession, requestRow, waitForCount, type ApiAnswer, type Session, TEST_TIMEOUT_MS } from './support/session';
 
 /** The words a POSIX shell makes of a command line, the command's name replaced. */
 function shellWords(command: string): string[] {

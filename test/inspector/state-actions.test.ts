@@ -6,12 +6,10 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Locator } from 'playwright-core';
 import type { components } from '../../spec/generated/api-types';
 import { describeWithChromium } from './support/chromium-suite';
-import { openSession, openView, short, type Session } from './support/session';
+import { openSession, openView, short, type Session, TEST_TIMEOUT_MS } from './support/session';
 
 type Beneficiary = components['schemas']['Beneficiary'];
 type Operation = components['schemas']['Operation'];
-
-const TEST_TIMEOUT_MS = 30_000;
 
 describeWithChromium('the inspector, acting on state', (browser) => {
   let s: Session;

@@ -52,7 +52,7 @@ async function expectServing(): Promise<void> {
 
 /** The one answer of an exchange the server refused: the Error body, an X-Request-Id, the connection closed by the server. */
 function refusal(result: RawExchange, status: number, code: string): RawResponse {
-  expect(result.timedOut).toBe(false);
+  if (result.timedOut) throw new Error(`waited for the server to answer ${status} and close the connection: it did neither (hang guard)`);
   expect(result.closed).toBe(true);
   expect(result.responses).toHaveLength(1);
   const response = result.responses[0]!;
@@ -90,18 +90,14 @@ describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () =>
     'a body that never completes is cut with 408 REQUEST_TIMEOUT and the connection closed; ' + 'others are served meanwhile and after',
     async () => {
       const body = '{"clientId":"demo-client",';
-      const slow = exchange(
-        port,
-        [
-          head('POST /api/oauth/client/token HTTP/1.1', [
-            ['Host', 'x'],
-            ['Content-Type', 'application/json'],
-            ['Content-Length', 200],
-          ]),
-          body,
-        ],
-        10_000,
-      );
+      const slow = exchange(port, [
+        head('POST /api/oauth/client/token HTTP/1.1', [
+          ['Host', 'x'],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', 200],
+        ]),
+        body,
+      ]);
       // While the slow request hangs, other connections are answered.
       await expectServing();
       const result = await slow;
@@ -111,22 +107,18 @@ describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () =>
   );
 
   it('a request head that never completes is cut with 408 and the connection closed', async () => {
-    const result = await exchange(port, ['GET /api/accounts HTTP/1.1\r\nHost: x\r\nX-Slow: '], 10_000);
+    const result = await exchange(port, ['GET /api/accounts HTTP/1.1\r\nHost: x\r\nX-Slow: ']);
     refusal(result, 408, 'REQUEST_TIMEOUT');
     await expectServing();
   });
 
   it('an idle keep-alive connection is closed by the server, no answer owed', async () => {
-    const result = await exchange(
-      port,
-      [
-        head('GET /api/accounts?limit=1 HTTP/1.1', [
-          ['Host', 'x'],
-          ['Authorization', `Bearer ${token}`],
-        ]),
-      ],
-      10_000,
-    );
+    const result = await exchange(port, [
+      head('GET /api/accounts?limit=1 HTTP/1.1', [
+        ['Host', 'x'],
+        ['Authorization', `Bearer ${token}`],
+      ]),
+    ]);
     expect(result.timedOut).toBe(false);
     expect(result.closed).toBe(true);
     expect(result.responses.map((r) => r.status)).toEqual([200]);

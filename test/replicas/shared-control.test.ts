@@ -8,7 +8,8 @@ import { describeWithRedis } from '../support/redis-suite';
 import { openLiveStream } from '../support/live-stream';
 import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
 
-const START_MS = 120_000;
+/** A hang guard for the hooks and tests that start replicas (each start is awaited, its own guard naming it at 120 s). */
+const START_MS = 300_000;
 
 /**
  * Two replicas started for the describe block, and a client straight to each (a, b). The clients

@@ -1,7 +1,6 @@
 // The client commands of `fos-mock`, driven through program().parseAsync against an in-process
 // mock on an ephemeral port (stdout, stderr and the exit code captured), and once as a real
 // process through tsx.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { program } from '../../mock/main';
 import { projectPath } from '../../spec/project-root';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { captured, listeningMock, type ListeningMock } from './support';
+import { runToEnd } from '../support/waits';
 
 const scenarios = projectPath('fixtures', 'scenarios');
 const folder = mkdtempSync(join(tmpdir(), 'fos-cli-'));
@@ -280,10 +280,10 @@ describe('as a real process', () => {
         '    body: {accountId: "{{accounts.funded}}", sourceAsset: BRL, targetAsset: BRL, sourceAmount: "1.00"}\n' +
         '    expect: {status: 200}\n',
     );
-    const run = spawnSync(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'scenario', 'run', wrong], {
+    // Waited for until it ends by itself (it starts an in-process mock: seconds, more on a busy machine).
+    const run = runToEnd(projectPath('node_modules', '.bin', 'tsx'), [projectPath('mock', 'main.ts'), 'scenario', 'run', wrong], {
       encoding: 'utf8',
       env: { ...process.env, FOS_MOCK_URL: '' },
-      timeout: 30_000,
     });
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('  ✗ 1/1 POST /v1/quotes 201');

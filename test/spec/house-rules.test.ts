@@ -45,5 +45,5 @@ describe('the house ruleset', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { connectRedis, type RedisClient, RedisJobQueue, MemoryJobQueue, type ClaimedJob, type JobSpec } from '../../mock/store';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { job, jobQueueContract, nameOf, runAll, T0, token } from './job-queue-contract';
+import { HANG_GUARD_MS, until } from '../support/waits';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -48,15 +49,9 @@ describeWithRedis('RedisJobQueue', (redis) => {
       for (const queue of opened.splice(0)) await close(queue);
     });
 
-    /** Asks `claim` every 20 ms until it answers a job; fails after `withinMs`. */
-    async function claimWithin(claim: () => Promise<ClaimedJob | undefined>, withinMs: number): Promise<ClaimedJob> {
-      const deadline = Date.now() + withinMs;
-      for (;;) {
-        const claimed = await claim();
-        if (claimed) return claimed;
-        if (Date.now() > deadline) throw new Error(`nothing claimed within ${withinMs} ms`);
-        await sleep(20);
-      }
+    /** Asks `claim` every 20 ms until it answers a job (only a hang guard ends it, naming `what`). */
+    async function claimOnce(what: string, claim: () => Promise<ClaimedJob | undefined>): Promise<ClaimedJob> {
+      return (await until(what, claim, (claimed) => claimed !== undefined))!;
     }
 
     it('a job scheduled by one replica is claimed by the other, and completed there', async () => {
@@ -90,9 +85,12 @@ describeWithRedis('RedisJobQueue', (redis) => {
       const order = new Map<string, number[]>();
       const lostCompletes: number[] = [];
       let done = 0;
-      const deadline = Date.now() + 15_000;
+      // The claimers go on until every job is done, however long that takes; only a hang ends them.
+      const started = Date.now();
       const claimer = async (queue: RedisJobQueue) => {
-        while (done < total && Date.now() < deadline) {
+        while (done < total) {
+          if (Date.now() - started > HANG_GUARD_MS)
+            throw new Error(`gave up waiting for ${total} jobs to be run: ${done} done after ${HANG_GUARD_MS} ms (hang guard)`);
           const claimed = await queue.claim(T0 + 1000, token());
           if (!claimed) {
             await sleep(1);
@@ -141,7 +139,7 @@ describeWithRedis('RedisJobQueue', (redis) => {
       await one.schedule([job('a', 'g', 0), job('b', 'g', 0)]);
       const started = Date.now();
       const first = (await one.claim(T0, token()))!;
-      const again = await claimWithin(() => two.claim(T0, token()), 10_000);
+      const again = await claimOnce('the other replica to claim the job once its lease ran out', () => two.claim(T0, token()));
       // No sooner than the lease (real time): a lower bound only, whatever the machine's speed.
       expect(Date.now() - started).toBeGreaterThanOrEqual(leaseMs - 20);
       // The same job, its group's first, under a new claim: its second run.
@@ -155,15 +153,16 @@ describeWithRedis('RedisJobQueue', (redis) => {
     });
 
     it('renewing a claim keeps it past its lease: the other replica never gets it, and the holder completes it', async () => {
-      const leaseMs = 1000;
+      const leaseMs = 2000;
       const [one, two] = await replicas(leaseMs);
       await one.schedule([job('a', 'g', 0)]);
       const a = (await one.claim(T0, token()))!;
       const renewed: boolean[] = [];
       const stolen: Array<ClaimedJob | undefined> = [];
-      // Renewed every 100 ms for 2.5 leases: a stall of up to 900 ms is still within the lease.
-      const until = Date.now() + 2.5 * leaseMs;
-      while (Date.now() < until) {
+      // Renewed every 100 ms for two leases of real time (the lease is Redis's clock): a stall of
+      // the machine up to 1.9 s between two renewals is still within the lease.
+      const end = Date.now() + 2 * leaseMs;
+      while (Date.now() < end) {
         await sleep(100);
         renewed.push(await one.renew(a));
         stolen.push(await two.claim(T0, token()));

@@ -8,6 +8,7 @@ import { RedisStore } from '../../mock/store';
 import type { Operation, QuoteRecord } from '../../mock/domain/records';
 import { startRedisServer } from '../support/redis-server';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
+import { retrying } from '../support/waits';
 import { quote, storeContract } from './store-contract';
 
 const CUSTOMER = 'customer-a';
@@ -254,17 +255,8 @@ describeWithRedis('RedisStore', (redis) => {
         await server.kill();
         await expect(store.get('quote', 'quote-1')).rejects.toThrow();
         await server.restart();
-        const deadline = Date.now() + 10_000;
-        let read: QuoteRecord | undefined;
-        for (;;) {
-          try {
-            read = await store.get('quote', 'quote-1');
-            break;
-          } catch (error) {
-            if (Date.now() > deadline) throw error;
-            await sleep(100);
-          }
-        }
+        // Asked again until the store has reconnected by itself, however long that takes.
+        const read = await retrying('the store to read again once Redis is back', () => store.get('quote', 'quote-1'), { pauseMs: 100 });
         expect(read).toEqual(quote());
         expect(await store.insertConsumingQuote('quote-1', 'operation', CUSTOMER, 'op-1', counter({ id: 'op-1', count: 0 }))).toBe(true);
         expect((await store.get('quote', 'quote-1'))?.operationId).toBe('op-1');

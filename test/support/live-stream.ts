@@ -1,5 +1,6 @@
 // A client of the inspector's push channel (GET /_mock/live, Server-Sent Events): collects the
-// `change` notices and waits for one naming a topic (bounded by the test's time-out, never timed).
+// `change` notices and waits for one naming a topic (however long it takes; a hang guard names it).
+import { within } from './waits';
 
 /** Opens the stream at `base` (with a query, or a body sent with the GET) and collects its notices. */
 export async function openLiveStream(base: string, query = '', withBody?: { 'content-type': string; body: string }) {
@@ -26,11 +27,15 @@ export async function openLiveStream(base: string, query = '', withBody?: { 'con
       }
     }
   })();
-  /** Resolves with the notices once one names `topic` (bounded by the test's time-out). */
-  const until = async (topic: string) => {
-    while (!notices.some((topics) => topics.includes(topic))) await new Promise<void>((wake) => waiters.push(wake));
-    return notices;
-  };
+  /** Resolves with the notices once one names `topic` (a hang guard fails naming it). */
+  const until = (topic: string) =>
+    within(
+      `a live notice naming "${topic}" from ${url}`,
+      (async () => {
+        while (!notices.some((topics) => topics.includes(topic))) await new Promise<void>((wake) => waiters.push(wake));
+        return notices;
+      })(),
+    );
   return { res, notices, until, close: async () => (abort.abort(), await pump) };
 }
 

@@ -9,6 +9,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../scripts/free-port';
+import { HANG_GUARD_MS } from './waits';
 
 export interface RedisServerOptions {
   /** Append-only file on or off; on by default when `appendfsync` is given, else off. */
@@ -34,7 +35,8 @@ export interface RedisServer {
   restart(): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 15_000;
+/** A hang guard: the server is waited for until it answers PING; only this long without it fails. */
+const READY_TIMEOUT_MS = HANG_GUARD_MS;
 const STOP_GRACE_MS = 5_000;
 
 /** Servers still running in this process, killed by the 'exit' hook if nobody stopped them. */
@@ -161,7 +163,9 @@ async function waitReady(server: Running, port: number): Promise<void> {
   }
   server.child.kill('SIGKILL');
   await server.exited;
-  throw new Error(`redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms:\n${server.output()}`);
+  throw new Error(
+    `gave up waiting for redis-server on port ${port} to answer PING after ${READY_TIMEOUT_MS} ms (hang guard):\n${server.output()}`,
+  );
 }
 
 async function terminate(server: Running | undefined, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {

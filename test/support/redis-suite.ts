@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { redisServerPath, startRedisServer, type RedisServer } from './redis-server';
 import { describeWithTool } from './required-tool';
+import { HANG_GUARD_MS } from './waits';
 
 export function describeWithRedis(name: string, body: (redis: () => RedisServer) => void): void {
   describeWithTool(
@@ -16,7 +17,8 @@ export function describeWithRedis(name: string, body: (redis: () => RedisServer)
       found: redisServerPath() !== undefined,
       start: () => startRedisServer(),
       stop: (server) => server.stop(),
-      startTimeoutMs: 30_000,
+      // Up to three launches (a port taken meanwhile), each waiting for PING under its own guard.
+      startTimeoutMs: 3 * HANG_GUARD_MS,
     },
     body,
   );

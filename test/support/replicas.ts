@@ -17,6 +17,7 @@ import { send, type Answer } from '../reliability/support/http-client';
 import { freePort } from '../../scripts/free-port';
 import { projectPath } from '../../spec/project-root';
 import { startRoundRobin, type RoundRobin } from './round-robin';
+import { HANG_GUARD_MS } from './waits';
 
 export interface ReplicaOptions {
   /** The Redis every replica keeps its state in; undefined: in-memory replicas (each its own state; for testing this harness). */
@@ -25,7 +26,11 @@ export interface ReplicaOptions {
   env?: Record<string, string>;
   /** How many replicas start now, the first ones (default all); start(i) starts the others later. */
   initially?: number;
-  /** How long a replica may take to answer GET /_mock/health (default 60 s: tsx compiles on a shared 2-core machine). */
+  /**
+   * A hang guard on a replica's start: it is waited for until it says it listens and answers GET
+   * /_mock/health, however long that takes (tsx compiles, replicas start at once on a shared
+   * 2-core machine); only this long without it fails (default 120 s).
+   */
   readyTimeoutMs?: number;
 }
 
@@ -96,7 +101,7 @@ export async function startReplicas(n: number, options: ReplicaOptions): Promise
     ...(options.redisUrl === undefined ? { FOS_MOCK_SECRET: randomBytes(32).toString('hex') } : {}),
     ...options.env,
   };
-  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 2 * HANG_GUARD_MS;
 
   async function start(i: number): Promise<void> {
     if (children[i] && children[i].exitCode === null && children[i].signalCode === null) throw new Error(`replica ${i} is already running`);
@@ -117,7 +122,10 @@ export async function startReplicas(n: number, options: ReplicaOptions): Promise
         throw new Error(`replica ${i} (${urls[i]}) exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail()}`);
       if (Date.now() - started > readyTimeoutMs) {
         await exited(child, 'SIGKILL');
-        throw new Error(`replica ${i} (${urls[i]}) was not ready within ${readyTimeoutMs} ms:\n${tail()}`);
+        throw new Error(
+          `gave up waiting for replica ${i} (${urls[i]}) to listen and answer GET /_mock/health after ${readyTimeoutMs} ms ` +
+            `(hang guard):\n${tail()}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

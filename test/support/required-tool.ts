@@ -2,6 +2,7 @@
 // the describe block (beforeAll) and stops it afterwards. Without the program the block fails in
 // CI (CI must install it) and is skipped, with one loud line on stderr, on a developer's machine.
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { within } from './waits';
 
 export interface RequiredTool<T> {
   /** The program, as the messages name it ("redis-server", "Chromium"). */
@@ -14,6 +15,7 @@ export interface RequiredTool<T> {
   found: boolean;
   start(): Promise<T>;
   stop(running: T): Promise<void>;
+  /** A hang guard on start(): it is awaited until ready; only a hang this long fails, naming the program. */
   startTimeoutMs: number;
 }
 
@@ -43,9 +45,11 @@ export function describeWithTool<T>(name: string, tool: RequiredTool<T>, body: (
 
   describe(name, () => {
     let running: T | undefined;
+    // Waits for the program to be ready (within's guard names it if it hangs); jest's own hook
+    // time-out is longer than the guard.
     beforeAll(async () => {
-      running = await tool.start();
-    }, tool.startTimeoutMs);
+      running = await within(`${tool.name} to start`, tool.start(), tool.startTimeoutMs);
+    }, tool.startTimeoutMs + 10_000);
     afterAll(async () => {
       if (running !== undefined) await tool.stop(running);
     });

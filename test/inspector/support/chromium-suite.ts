@@ -5,9 +5,11 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { describeWithTool } from '../../support/required-tool';
+import { HANG_GUARD_MS } from '../../support/waits';
 
 const DEFAULT_PATH = '/usr/bin/chromium';
-const LAUNCH_TIMEOUT_MS = 30_000;
+/** A hang guard on the launch (Playwright waits for the browser to be ready; this long without it fails). */
+const LAUNCH_TIMEOUT_MS = HANG_GUARD_MS;
 
 /** Flags for a quiet, headless Chromium in a container: no sandbox, GPU, updates or sync. */
 export const CHROMIUM_ARGS = [

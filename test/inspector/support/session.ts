@@ -6,12 +6,15 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startMock, type RunningMock } from '../../../mock/package';
 import { startReceiver, type Receiver } from '../../../mock/receiver/receiver';
 import type { components } from '../../../spec/generated/api-types';
+import { HANG_GUARD_MS } from '../../support/waits';
 
 type Account = components['schemas']['Account'];
 type Operation = components['schemas']['Operation'];
 
-/** Generous: a waited-for change arrives within milliseconds, but CI machines can be slow. */
-export const UI_TIMEOUT_MS = 15_000;
+/** A hang guard for one wait of the page (a locator waited for): a change arrives within milliseconds; only a hang takes this long. */
+export const UI_TIMEOUT_MS = HANG_GUARD_MS;
+/** A hang guard for a test or hook of several such waits (their jest time-out). */
+export const TEST_TIMEOUT_MS = 3 * UI_TIMEOUT_MS;
 export const VIEWPORT = { width: 1280, height: 800 };
 
 export interface ApiAnswer<T = unknown> {

@@ -1,6 +1,6 @@
 // The subscriber that fails a seeded third of its deliveries: the scripted webhook receiver
 // (mock/receiver) answering each request by its message id and attempt number (so a "random
-// third" of deliveries fail, but never a message's last allowed attempt), recording every
+// third" of deliveries fail, but never the retries the test keeps for them), recording every
 // request it got, whatever it answered.
 import { startReceiver, type Answer } from '../../../mock/receiver/receiver';
 

@@ -1,6 +1,7 @@
 // Raw HTTP/1.1 over a net socket: writes exactly the bytes a test scripts (truncated bodies,
 // lying Content-Length, chunked framing, a byte every 50 ms) and parses whatever comes back.
 import { connect, type Socket } from 'node:net';
+import { HANG_GUARD_MS } from '../../support/waits';
 
 export interface RawResponse {
   status: number;
@@ -14,7 +15,7 @@ export interface RawExchange {
   responses: RawResponse[];
   /** The server closed (or reset) the connection. */
   closed: boolean;
-  /** Our time limit ran out before the server closed; the socket was destroyed by us. */
+  /** The hang guard ran out before the server closed; the socket was destroyed by us. */
   timedOut: boolean;
   error?: string;
 }
@@ -24,9 +25,10 @@ export type Step = string | Buffer | { wait: number };
 
 /**
  * Connects, plays the steps (writes, waits, half-close, destroy) and collects the answer until
- * the server closes the connection or `timeoutMs` passes.
+ * the server closes the connection (or the steps destroy it). `timeoutMs` is a hang guard, far
+ * beyond any answer on a busy machine: an exchange that reaches it says so (`timedOut`).
  */
-export function exchange(port: number, steps: Step[], timeoutMs = 5000): Promise<RawExchange> {
+export function exchange(port: number, steps: Step[], timeoutMs = HANG_GUARD_MS): Promise<RawExchange> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
