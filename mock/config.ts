@@ -22,6 +22,9 @@ import type { UrlPolicy } from './domain/url-policy';
 
 export type { RateLimit } from './config-parsers';
 
+/** How log lines are written: readable text on a terminal and JSON lines otherwise (auto), or always one. */
+export type LogFormat = 'auto' | 'text' | 'json';
+
 export interface Config {
   /** TCP port (env PORT, default 4010; 0 picks a free one). */
   port: number;
@@ -102,8 +105,10 @@ export interface Config {
   retryScheduleMs: number[];
   /** Mock clock start (ISO date-time); the real time when absent (env CLOCK_START). */
   clockStart?: string;
-  /** pino log level (env LOG_LEVEL, default info; "silent" for none). */
+  /** pino log level (env LOG_LEVEL, default info: a line per request and per webhook attempt; "silent" for none). */
   logLevel: string;
+  /** Log lines as readable text or JSON lines (env LOG_FORMAT; default auto: text on a terminal, JSON otherwise). */
+  logFormat: LogFormat;
 }
 
 /** The configuration once the app has settled the secret (its own, FOS_MOCK_SECRET's, or the shared one). */
@@ -137,6 +142,7 @@ export function defaultConfig(): Config {
     webhookSigning: false,
     retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000],
     logLevel: 'info',
+    logFormat: 'auto',
   };
 }
 
@@ -263,6 +269,7 @@ export const SETTINGS = [
     parse: instant,
   }),
   setting({ key: 'logLevel', env: 'LOG_LEVEL', accepted: LOG_LEVELS.join(', '), parse: oneOf(LOG_LEVELS) }),
+  setting({ key: 'logFormat', env: 'LOG_FORMAT', accepted: 'auto, text or json', parse: oneOf(['auto', 'text', 'json'] as const) }),
 ] as const;
 
 /** RATE_LIMIT's grammar on its own ("off" is null); throws a ConfigError naming RATE_LIMIT. */

@@ -28,6 +28,7 @@ const MEANING: Record<SettingKey, string> = {
   webhookSigning: 'sign webhook deliveries (Standard Webhooks)',
   clockStart: 'start the mock clock at this instant',
   logLevel: 'how much is logged (info: a line per request and per webhook attempt; silent: nothing)',
+  logFormat: 'how log lines are written (auto: readable text on a terminal, JSON lines otherwise)',
 };
 
 /** Defaults whose value says less than a word would. */

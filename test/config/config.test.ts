@@ -154,6 +154,14 @@ const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> =
     ],
     bad: ['loud', ''],
   },
+  LOG_FORMAT: {
+    good: [
+      ['auto', 'auto'],
+      ['TEXT', 'text'],
+      ['json', 'json'],
+    ],
+    bad: ['pretty', ''],
+  },
 };
 
 const keyOf = (env: string): keyof Config => SETTINGS.find((s) => s.env === env)!.key;
