@@ -172,7 +172,6 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const journal = new Journal(JOURNAL_SIZE, redis?.shared);
   // A service request is news for the requests view; a control call that is not a read may have
   // changed anything. The inspector's own reads (GETs under /_mock) are no news: they would echo.
-  journal.watched = () => feed.watched;
   // Each recorded request is a line of the log (at info).
   const logRequest = requestLog(logger);
   journal.onRecord = (entry) => {
