@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as dns } from 'node:dns';
 import type { RequestListener } from 'node:http';
 import express from 'express';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { loadContract, type Contract } from '../spec/contract';
 import type { DemoFixtures } from '../fixtures/types';
 import { createClock, type ControllableClock } from './clock';
@@ -19,6 +19,7 @@ import { faultMiddleware } from './http/fault-middleware';
 import { FaultRegistry } from './http/faults';
 import { controlHandlers } from './control/handlers';
 import { Journal, JOURNAL_SIZE } from './http/journal';
+import { createLogger, requestLog } from './http/logging';
 import { controlRouter } from './control/router';
 import { inspectorRouter } from './inspector/page';
 import { CursorCodec } from './domain/pagination/cursor';
@@ -96,7 +97,7 @@ export interface MockApp {
 
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const given: Config = { ...defaultConfig(), ...options.config };
-  const logger = options.logger ?? pino({ level: given.logLevel });
+  const logger = options.logger ?? createLogger(given);
   // REDIS_URL: the records in a Redis store, and clock, faults, journal, buckets and secret beside them.
   const redis = options.store === undefined && given.redisUrl ? await openRedis(given.redisUrl, given.redisPrefix) : undefined;
   try {
@@ -181,8 +182,10 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const journal = new Journal(JOURNAL_SIZE, redis?.shared);
   // A service request is news for the requests view; a control call that is not a read may have
   // changed anything. The inspector's own reads (GETs under /_mock) are no news: they would echo.
-  journal.watched = () => feed.watched;
+  // Each recorded request is a line of the log (at info).
+  const logRequest = requestLog(logger);
   journal.onRecord = (entry) => {
+    logRequest?.(entry);
     if (!isControlPath(entry.path)) feed.notify('requests');
     else if (entry.method !== 'GET') feed.notify(...LIVE_TOPICS);
   };

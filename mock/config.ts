@@ -23,6 +23,9 @@ import type { UrlPolicy } from './domain/url-policy';
 
 export type { RateLimit } from './config-parsers';
 
+/** How log lines are written: readable text on a terminal and JSON lines otherwise (auto), or always one. */
+export type LogFormat = 'auto' | 'text' | 'json';
+
 export interface Config {
   /** TCP port (env PORT, default 4010; 0 picks a free one). */
   port: number;
@@ -103,7 +106,7 @@ export interface Config {
   retryScheduleMs: number[];
   /** Mock clock start (ISO date-time); the real time when absent (env CLOCK_START). */
   clockStart?: string;
-  /** pino log level (env LOG_LEVEL, default info; "silent" for none). */
+  /** pino log level (env LOG_LEVEL, default info: a line per request and per webhook attempt; "silent" for none). */
   logLevel: string;
   /**
    * Hosts the control API and the inspector answer besides loopback names and addresses and the
@@ -111,6 +114,8 @@ export interface Config {
    * ALLOWED_HOSTS, comma-separated; `*` for any, said at start-up; default none).
    */
   allowedHosts: string[];
+  /** Log lines as readable text or JSON lines (env LOG_FORMAT; default auto: text on a terminal, JSON otherwise). */
+  logFormat: LogFormat;
 }
 
 /** The configuration once the app has settled the secret (its own, FOS_MOCK_SECRET's, or the shared one). */
@@ -145,6 +150,7 @@ export function defaultConfig(): Config {
     retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000],
     logLevel: 'info',
     allowedHosts: [],
+    logFormat: 'auto',
   };
 }
 
@@ -278,6 +284,7 @@ export const SETTINGS = [
     accepted: 'host names or addresses separated by commas (no scheme or port), or * for any',
     parse: hostList,
   }),
+  setting({ key: 'logFormat', env: 'LOG_FORMAT', accepted: 'auto, text or json', parse: oneOf(['auto', 'text', 'json'] as const) }),
 ] as const;
 
 /** RATE_LIMIT's grammar on its own ("off" is null); throws a ConfigError naming RATE_LIMIT. */

@@ -76,6 +76,8 @@ export function program(): Command {
     .description('Stateful mock of the Financial Operations Service, and its contract-test harness.')
     .version(version(), '-V, --version', 'print the version of fos-mock')
     // `fos-mock` alone prints this help; a word that is no command is refused, naming the commands.
+    // (commander drops its `help [command]` command when the program has an action: kept here.)
+    .helpCommand(true)
     .allowExcessArguments(true)
     .action((_flags: unknown, command: Command) => {
       const [word] = command.args;

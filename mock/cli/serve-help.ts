@@ -29,6 +29,7 @@ const MEANING: Record<SettingKey, string> = {
   clockStart: 'start the mock clock at this instant',
   logLevel: 'how much is logged (info: a line per request and per webhook attempt; silent: nothing)',
   allowedHosts: "hosts the control API and the inspector answer besides loopback ones and HOST (a container's name; * for any)",
+  logFormat: 'how log lines are written (auto: readable text on a terminal, JSON lines otherwise)',
 };
 
 /** Defaults whose value says less than a word would. */

@@ -56,7 +56,8 @@ export function answerError(error: unknown, req: IncomingMessage, res: ServerRes
     res.destroy();
     return;
   }
-  writeJson(res, serviceError.status, JSON.stringify(errorBody(serviceError)));
+  const body = errorBody(serviceError);
+  writeJson(res, serviceError.status, JSON.stringify(body), body);
 }
 
 export function errorHandler(logger: Logger) {

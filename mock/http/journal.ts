@@ -2,10 +2,12 @@
 // JOURNAL_SIZE kept in a ring buffer, so recording costs O(1) whatever the traffic. With a shared
 // state (REDIS_URL) every replica pushes its requests to one list in Redis instead, and the
 // control API reads that: the journal of the whole service. What was sent and answered (headers,
-// bodies: journal-exchange.ts) stays with the replica that answered, the last JOURNAL_SIZE.
+// bodies: journal-exchange.ts) is kept for every request, whether or not anyone looks, and stays
+// with the replica that answered, the last JOURNAL_SIZE; it leaves the journal with its secrets
+// masked.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { exchangeOf, type JournalExchange } from './journal-exchange';
+import { exchangeOf, withoutSecrets, type JournalExchange } from './journal-exchange';
 import { localsOf } from './request-id';
 import type { Clock } from '../clock';
 
@@ -46,18 +48,13 @@ export class Journal {
   private readonly ring: Array<JournalEntry | undefined>;
   private next = 0;
   private count = 0;
-  /** This replica's exchanges by request id, oldest first (a Map keeps insertion order). */
-  private readonly exchanges = new Map<string, JournalExchange>();
+  /** This replica's last `capacity` exchanges and their request ids, a ring like the entries' (written in O(1), searched when read). */
+  private readonly keptIds: Array<string | undefined>;
+  private readonly kept: Array<JournalExchange | undefined>;
+  private keptNext = 0;
 
-  /** Told of each entry as it is recorded (the inspector's push channel). */
+  /** Told of each entry as it is recorded (the inspector's push channel, the request log line). */
   onRecord: ((entry: JournalEntry) => void) | undefined;
-  /**
-   * Whether someone looks now (an inspector page open on any replica). The headers and bodies of
-   * a request are kept while someone looks, and for every error answer at all times: keeping the
-   * answer of every request costs a busy mock a fifth of its throughput (the strings outlive
-   * V8's young generation), which nobody looking at a page needs.
-   */
-  watched: () => boolean = () => true;
 
   constructor(
     readonly capacity: number = JOURNAL_SIZE,
@@ -66,13 +63,16 @@ export class Journal {
     // Only slots written since the last clear are read, so an unsized array answers the same.
     // Stryker disable next-line ArrayDeclaration: equivalent, see above
     this.ring = new Array<JournalEntry | undefined>(capacity);
+    this.keptIds = new Array<string | undefined>(capacity);
+    this.kept = new Array<JournalExchange | undefined>(capacity);
   }
 
   add(entry: JournalEntry, exchange?: JournalExchange): void {
     this.onRecord?.(entry);
     if (exchange) {
-      this.exchanges.set(entry.requestId, exchange);
-      if (this.exchanges.size > this.capacity) this.exchanges.delete(this.exchanges.keys().next().value as string);
+      this.keptIds[this.keptNext] = entry.requestId;
+      this.kept[this.keptNext] = exchange;
+      this.keptNext = (this.keptNext + 1) % this.capacity;
     }
     if (this.shared) {
       this.shared.journalPush(JSON.stringify(entry), this.capacity);
@@ -108,9 +108,11 @@ export class Journal {
     return (await this.entries()).find((entry) => entry.requestId === requestId);
   }
 
-  /** What was sent and answered, if this replica answered the request and still keeps it. */
+  /** What was sent and answered, secrets masked, if this replica answered the request and still keeps it. */
   exchange(requestId: string): JournalExchange | undefined {
-    return this.exchanges.get(requestId);
+    const at = this.keptIds.indexOf(requestId);
+    const kept = at === -1 ? undefined : this.kept[at];
+    return kept && withoutSecrets(kept);
   }
 
   get size(): number {
@@ -124,7 +126,9 @@ export class Journal {
   }
 
   clear(): void {
-    this.exchanges.clear();
+    this.keptIds.fill(undefined);
+    this.kept.fill(undefined);
+    this.keptNext = 0;
     this.ring.fill(undefined);
     this.next = 0;
     this.count = 0;
@@ -152,7 +156,7 @@ export class Journal {
       };
       if (locals.customerId) entry.customerId = locals.customerId as string;
       if (locals.fault) entry.fault = locals.fault as FaultTrace;
-      this.add(entry, entry.status >= 400 || entry.status === 0 || this.watched() ? exchangeOf(req, res, url, locals) : undefined);
+      this.add(entry, exchangeOf(req, res, url, locals));
     });
   }
 

@@ -125,10 +125,11 @@ function send(op: OperationContract, result: HandlerResult, request: OperationRe
       operationId: op.operationId,
       violations,
     });
-    writeJson(res, error.status, JSON.stringify(errorBody(error)));
+    const body = errorBody(error);
+    writeJson(res, error.status, JSON.stringify(body), body);
     return;
   }
-  writeJson(res, result.status, encoded.json);
+  writeJson(res, result.status, encoded.json, result.body);
 }
 
 /** The pipeline as an Express route (the control API's router). */

@@ -4,14 +4,17 @@
 import type { ServerResponse } from 'node:http';
 import { localsOf } from './request-id';
 
-export function writeJson(res: ServerResponse, status: number, json: string | undefined): void {
+/** Writes `json`, the JSON of `body` (both undefined for an answer without a body). */
+export function writeJson(res: ServerResponse, status: number, json: string | undefined, body?: unknown): void {
   if (json === undefined) {
     res.statusCode = status;
     res.end();
     return;
   }
-  // Kept for the journal (GET /_mock/journal/{requestId}): a reference, no copy.
-  localsOf(res).responseJson = json;
+  // For the journal (GET /_mock/journal/{requestId}): references, no copy (journal-exchange.ts keeps one of them).
+  const locals = localsOf(res);
+  locals.responseJson = json;
+  locals.responseBody = body;
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
 }

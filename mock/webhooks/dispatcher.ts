@@ -200,6 +200,21 @@ export class WebhookDispatcher {
       .insert('deliveryTiming', subscription.id, log.id, { id: log.id, durationMs })
       .catch((error: unknown) => this.logger.warn({ err: error, executionLogId: log.id }, 'delivery duration not kept'));
     this.deps.attempted?.(log);
+    // A line of the log per attempt (at info); the URL without credentials or query, no headers, no payload.
+    this.logger.info(
+      {
+        eventType: log.eventType,
+        url: withoutCredentials(log.url),
+        httpStatus: log.httpStatus,
+        status: log.status,
+        attempt: retryAttempts + 1,
+        ms: durationMs,
+        messageId: log.messageId,
+        subscriptionId: log.subscriptionId,
+        error: log.error,
+      },
+      'webhook',
+    );
     return { log, allowRetry: subscription.allowRetry };
   }
 
@@ -216,6 +231,16 @@ export class WebhookDispatcher {
     // The subscription was deleted since the caller read the log: nothing to deliver to.
     if (!done) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'subscription', id: log.subscriptionId });
     return done.log;
+  }
+}
+
+/** A URL as the log shows it: its origin and path (a user name, a password or a query may hold a secret). */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(not a URL)';
   }
 }
 

@@ -47,6 +47,12 @@ describe('fos-mock, as people expect a command line', () => {
       expect(out).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
   });
 
+  it('fos-mock help <command> prints that command’s help', async () => {
+    const { out, exitCode } = await fosMock('help', 'clock');
+    expect(exitCode).toBe(0);
+    expect(out).toContain('Usage: fos-mock clock [options] [command]');
+  });
+
   it('refuses a word that is no command, naming the commands', async () => {
     const { err, exitCode } = await fosMock('serv');
     expect(exitCode).toBe(1);

@@ -163,6 +163,14 @@ const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> =
     ],
     bad: ['http://mock', 'mock:4010', 'mock/x', 'a b'],
   },
+  LOG_FORMAT: {
+    good: [
+      ['auto', 'auto'],
+      ['TEXT', 'text'],
+      ['json', 'json'],
+    ],
+    bad: ['pretty', ''],
+  },
 };
 
 const keyOf = (env: string): keyof Config => SETTINGS.find((s) => s.env === env)!.key;

@@ -41,6 +41,7 @@ describe('fos-mock serve with a bad setting', () => {
     [{ CLOCK_START: 'garbage' }, [], 'CLOCK_START must be an ISO 8601 instant with a zone, such as 2026-01-15T09:00:00Z, got "garbage"'],
     [{ AUTO_SETTLE_MS: 'soon' }, [], 'AUTO_SETTLE_MS must be off or a whole number of milliseconds up to 2147483647, got "soon"'],
     [{}, ['--port', 'abc'], '--port must be a whole number from 0 to 65535, got "abc"'],
+    [{ LOG_FORMAT: 'pretty' }, [], 'LOG_FORMAT must be auto, text or json, got "pretty"'],
   ])('%j %j stops with exit code 2 and one line naming it, and never listens', async (env, args, line) => {
     const port = await freePort();
     const run = serve({ PORT: String(port), ...env }, args);

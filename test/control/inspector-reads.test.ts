@@ -25,16 +25,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** Runs `work` with an inspector page open (a listener on the push channel), as a tester would. */
-async function watching<T>(work: () => Promise<T>): Promise<T> {
-  const stop = h.mock.live.subscribe(() => undefined);
-  try {
-    return await work();
-  } finally {
-    stop();
-  }
-}
-
 describe('GET /_mock/journal/{requestId}', () => {
   it('a refused quote shows its query, headers and body, and the answer with each failed field', async () => {
     const sent = await api.post('/v1/quotes?trace=1', { accountId: funded.id, sourceAsset: 'BRL' }).expect(400);
@@ -91,33 +81,50 @@ describe('GET /_mock/journal/{requestId}', () => {
   });
 
   it('the journal list stays a summary: no headers or bodies', async () => {
-    await watching(() => api.get('/api/accounts?limit=1').expect(200));
+    await api.get('/api/accounts?limit=1').expect(200);
     const [latest] = (await control(h).get('/journal?limit=1').expect(200)).body.data;
     expect(latest).toMatchObject({ path: '/api/accounts', customerId: d.c1.id });
     expect(latest).not.toHaveProperty('request');
     expect(latest).not.toHaveProperty('response');
   });
 
-  it('while an inspector page is open, every request is kept whole; with none, only errors are', async () => {
+  it('every answered request is kept whole, a success too, whether or not an inspector page is open', async () => {
     const unwatched = await api.get('/api/accounts?limit=1').expect(200);
-    const plain = (await control(h).get(`/journal/${unwatched.headers['x-request-id']}`).expect(200)).body;
-    expect(plain).toMatchObject({ path: '/api/accounts', status: 200 });
-    expect(plain).not.toHaveProperty('request');
-    expect(plain).not.toHaveProperty('response');
-
-    await watching(async () => {
-      const watched = await api.get('/api/accounts?limit=1').expect(200);
-      const whole = (await control(h).get(`/journal/${watched.headers['x-request-id']}`).expect(200)).body;
-      expect(whole).toMatchObject({ request: { query: 'limit=1' }, response: { body: { data: [expect.any(Object)] } } });
+    const whole = (await control(h).get(`/journal/${unwatched.headers['x-request-id']}`).expect(200)).body;
+    expect(whole).toMatchObject({
+      path: '/api/accounts',
+      status: 200,
+      request: { query: 'limit=1' },
+      response: { body: { data: [expect.any(Object)] } },
     });
   });
 
-  it('an answer over 16,384 characters is kept cut, as text', async () => {
-    const snapshot = await watching(() => control(h).get('/snapshot').expect(200));
+  it('never shows a credential: the bearer token and the access token keep only their last four characters, the client secret none', async () => {
+    const login = await h.http.post('/api/oauth/client/token').send({ clientId: 'demo-client', clientSecret: 'demo-secret' }).expect(200);
+    const tokenCall = (await control(h).get(`/journal/${login.headers['x-request-id']}`).expect(200)).body;
+    expect(tokenCall.request.body).toEqual({ clientId: 'demo-client', clientSecret: '***' });
+    expect(tokenCall.response.body).toMatchObject({ accessToken: `***${(login.body.accessToken as string).slice(-4)}` });
+    const refused = await h.http
+      .post('/api/oauth/client/token')
+      .send({ clientId: 'demo-client', clientSecret: 'wrong-secret' })
+      .expect(401);
+    const refusal = (await control(h).get(`/journal/${refused.headers['x-request-id']}`).expect(200)).body;
+    expect(refusal.request.body.clientSecret).toBe('***');
+    const read = await api.get('/api/accounts?limit=1').expect(200);
+    const entry = (await control(h).get(`/journal/${read.headers['x-request-id']}`).expect(200)).body;
+    expect(entry.request.headers.authorization).toBe(`Bearer ***${token.slice(-4)}`);
+    const shown = JSON.stringify([tokenCall, refusal, entry]);
+    for (const secret of [login.body.accessToken, 'demo-secret', 'wrong-secret', token]) expect(shown).not.toContain(secret);
+  });
+
+  it('an answer over 16,384 characters is kept cut, as text, its client secrets masked', async () => {
+    const snapshot = await control(h).get('/snapshot').expect(200);
     const full = JSON.stringify(snapshot.body);
     expect(full.length).toBeGreaterThan(16_384);
     const entry = (await control(h).get(`/journal/${snapshot.headers['x-request-id']}`).expect(200)).body;
-    expect(entry.response).toMatchObject({ bodyTruncated: true, body: full.slice(0, 16_384) });
+    const cut = full.slice(0, 16_384).replace(/"clientSecret":"[^"]*"/g, '"clientSecret":"***"');
+    expect(entry.response).toMatchObject({ bodyTruncated: true, body: cut });
+    expect(entry.response.body).not.toContain('demo-secret');
   });
 
   it('an id the journal does not hold is 404 RESOURCE_NOT_FOUND; a malformed one is 400', async () => {

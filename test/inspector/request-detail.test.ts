@@ -71,7 +71,7 @@ describeWithChromium('the inspector, a request opened', (browser) => {
       expect(headers).not.toContain('content-length');
       // The journal keeps no token: the command leaves it to the shell, as $TOKEN.
       expect(command).toContain('-H "authorization: Bearer $TOKEN"');
-      expect(command).not.toContain('redacted');
+      expect(command).not.toContain('***');
       expect(JSON.parse(words[words.indexOf('--data-raw') + 1] ?? '')).toEqual(invalidBody());
     },
     TEST_TIMEOUT_MS,

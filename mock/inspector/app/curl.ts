@@ -2,7 +2,7 @@
 // page's origin, the path and the query as sent), every request header but host and
 // content-length (curl sets those), and the JSON body, each quoted for a POSIX shell. The journal
 // keeps no credentials: a bearer token is written as "$TOKEN", for the shell to fill in, and a
-// secret in the body stays the journal's <redacted> placeholder for the user to replace.
+// secret in the body stays the journal's *** for the user to replace.
 import type { JournalDetail } from './types';
 
 const SKIPPED = new Set(['host', 'content-length']);
@@ -22,7 +22,7 @@ export function curlCommand(detail: JournalDetail, origin: string): string | und
   for (const [name, value] of Object.entries(request.headers)) {
     if (SKIPPED.has(name.toLowerCase())) continue;
     for (const one of Array.isArray(value) ? value : [value]) {
-      const bearer = name.toLowerCase() === 'authorization' && /^Bearer </.test(one);
+      const bearer = name.toLowerCase() === 'authorization' && /^Bearer \*\*\*/.test(one);
       parts.push(bearer ? `-H "${name}: Bearer $TOKEN"` : `-H ${shellQuote(`${name}: ${one}`)}`);
     }
   }
