@@ -99,7 +99,7 @@ describe('GET /_mock/journal/{requestId}', () => {
     });
   });
 
-  it('never shows a credential: the bearer token and the access token keep only their last four characters, the client secret none', async () => {
+  it('never shows a credential: bearer and access tokens keep only their last four characters, a secret none', async () => {
     const login = await h.http.post('/api/oauth/client/token').send({ clientId: 'demo-client', clientSecret: 'demo-secret' }).expect(200);
     const tokenCall = (await control(h).get(`/journal/${login.headers['x-request-id']}`).expect(200)).body;
     expect(tokenCall.request.body).toEqual({ clientId: 'demo-client', clientSecret: '***' });

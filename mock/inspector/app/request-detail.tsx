@@ -169,8 +169,8 @@ export function RequestDetail({ requestId, customers, onClose }: Props) {
             </>
           ) : (
             <p class="note">
-              Only the summary is kept: the mock keeps headers and bodies while an inspector page is open, and for every error. This request
-              succeeded before a page was open (or its replica is gone).
+              Only the summary is kept: the replica that answered this request keeps the headers and bodies of its last 1000 requests, and
+              this one has left them (or its replica is gone).
             </p>
           )}
         </>
