@@ -8,6 +8,7 @@ import { createServer as createHttpServer, STATUS_CODES, type RequestListener, t
 import type { Duplex } from 'node:stream';
 import type { Config } from './config';
 import { errorBody, ServiceError } from './errors/catalogue';
+import { isDiscardingBody } from './http/unread-body';
 
 export type ServerLimits = Pick<Config, 'maxHeaderBytes' | 'requestTimeoutMs' | 'headersTimeoutMs'>;
 
@@ -111,7 +112,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 function refuseWhenAnswered(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // A request answered before its body came (unread-body.ts) gets no second answer: its time is up.
+  if (error.code === 'ECONNRESET' || !socket.writable || isDiscardingBody(socket)) {
     socket.destroy();
     return;
   }

@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { errorBody, ServiceError } from '../errors/catalogue';
 import { requestIdOf } from './request-id';
+import { lingerForUnreadBody } from './unread-body';
 import { writeJson } from './write-json';
 
 /** Maps body-parser and other well-known failures onto the catalogue. */
@@ -57,6 +58,7 @@ export function answerError(error: unknown, req: IncomingMessage, res: ServerRes
     return;
   }
   const body = errorBody(serviceError);
+  lingerForUnreadBody(req, res);
   writeJson(res, serviceError.status, JSON.stringify(body), body);
 }
 

@@ -73,10 +73,9 @@ export function serviceListener(door: FrontDoor): RequestListener {
     match: RouteMatch<RouteHandler>,
   ): Promise<void> {
     door.assertAvailable?.();
-    // A body declared over the limit is refused before a byte of it is read, and the connection
-    // closed, since the body it announced is never read.
+    // A body declared over the limit is refused before a byte of it is read (what the client
+    // still sends is then discarded: unread-body.ts).
     if (match.op.hasBody && Number(req.headers['content-length']) > door.bodyLimitBytes) {
-      res.setHeader('Connection', 'close');
       throw new ServiceError('PAYLOAD_TOO_LARGE', { limitBytes: door.bodyLimitBytes });
     }
     // No fault known (the usual case): no await on the way.

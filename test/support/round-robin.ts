@@ -52,6 +52,16 @@ export async function startRoundRobin(upstreams: string[]): Promise<RoundRobin> 
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardableRaw(answer.rawHeaders));
         answer.pipe(res);
+        // The upstream answered before reading the whole body (413 on the declared length, 401
+        // without a token). Node's client reports no 'drain' once its answer has ended, so the pipe
+        // would stall with the body half sent: the rest of the client's body is read and dropped,
+        // and the upstream connection, its request never to be finished, closed.
+        answer.on('end', () => {
+          if (upstream.writableEnded) return;
+          req.unpipe(upstream);
+          req.resume();
+          upstream.destroy();
+        });
         // The upstream closed the connection in the middle of its answer: so does the balancer.
         answer.on('close', () => {
           if (!answer.complete) res.destroy();
@@ -64,6 +74,7 @@ export async function startRoundRobin(upstreams: string[]): Promise<RoundRobin> 
       else connected = true;
     });
     upstream.on('error', (error) => {
+      if (res.writableEnded) return; // the whole answer is on its way to the client
       if (res.headersSent || connected) {
         res.destroy(); // dropped after connecting (a `drop` fault) or mid-answer: the client's connection goes too
       } else {
@@ -74,6 +85,11 @@ export async function startRoundRobin(upstreams: string[]): Promise<RoundRobin> 
     // The client went away before its answer: abandon the upstream request too.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
+    });
+    // The client stopped sending its body (one that has its answer already may: the upstream
+    // answered before reading it all): the upstream request can never be finished, so it goes.
+    req.on('close', () => {
+      if (!req.complete) upstream.destroy();
     });
     req.pipe(upstream);
   });
