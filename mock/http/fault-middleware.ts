@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { ServiceError } from '../errors/catalogue';
 import { isControlPath } from './control-path';
 import { answerError } from './error-handler';
-import type { FaultAction, FaultRegistry } from './faults';
+import type { CustomerOfRequest, FaultAction, FaultRegistry } from './faults';
 import type { FaultTrace } from './journal';
 import { localsOf } from './request-id';
 
@@ -33,12 +33,27 @@ export async function applyFault(action: FaultAction, req: IncomingMessage, res:
   return false;
 }
 
+/** What resolves a bearer token to its customer: the token service's own check (signature, expiry, a live customer). */
+export interface TokenVerifier {
+  verify(authorization: string | undefined): Promise<string>;
+}
+
+/**
+ * The customer of a request's token for a fault scoped to a customer: the service's own check,
+ * so a forged or expired token is no customer's; undefined rather than a 401, which the
+ * operation itself answers after the fault is passed over.
+ */
+export function customerOfToken(tokens: TokenVerifier | undefined, authorization: string | undefined): CustomerOfRequest {
+  return () => (tokens ? tokens.verify(authorization).catch(() => undefined) : Promise.resolve(undefined));
+}
+
 /** Faults on paths the service front door does not answer (unknown paths, other methods, /docs). */
-export function faultMiddleware(registry: FaultRegistry, logger: Logger) {
+export function faultMiddleware(registry: FaultRegistry, logger: Logger, tokens?: TokenVerifier) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (isControlPath(req.path)) return next();
     // Stryker disable next-line ConditionalExpression: an empty registry's take finds nothing; the size check only spares the await.
-    const action = registry.size === 0 ? undefined : await registry.take(req.method, req.path);
+    const action =
+      registry.size === 0 ? undefined : await registry.take(req.method, req.path, customerOfToken(tokens, req.headers.authorization));
     if (!action || !(await applyFault(action, req, res, logger))) next();
   };
 }
