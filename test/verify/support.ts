@@ -2,7 +2,10 @@
 // a client holding its token, as a test sharing one mock with others would have.
 import { randomUUID } from 'node:crypto';
 import type { Authed, Harness } from '../http/harness';
-import { control } from '../control/support';
+import { control, d, funded } from '../control/support';
+
+/** Where the template's funded account is among a new customer's account copies (they keep the fixtures' order). */
+const FUNDED_AT = d.accountsOf(d.c1.id).findIndex((account) => account.id === funded.id);
 
 export interface TestCustomer {
   customerId: string;
@@ -38,8 +41,18 @@ export async function newCustomer(h: Harness): Promise<TestCustomer> {
   return { ...made, token, api };
 }
 
-/** A quote of `amount` BRL on the customer's first account. */
+/** The customer's copy of demo-client's funded account. */
+export const fundedOf = (customer: TestCustomer) => customer.accounts[FUNDED_AT] as string;
+
+/** A quote of `amount` BRL on the customer's funded account. */
 export function quoteFor(customer: TestCustomer, amount: string) {
-  const accountId = customer.accounts[0] as string;
+  const accountId = fundedOf(customer);
   return customer.api.post('/v1/quotes', { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: amount });
+}
+
+/** A deposit of `amount` BRL on the customer's funded account (REQUESTED). */
+export async function depositFor(customer: TestCustomer, amount: string) {
+  const quote = (await quoteFor(customer, amount).expect(201)).body as { id: string };
+  const body = { accountId: fundedOf(customer), quoteId: quote.id, fundingInstruction: { rail: 'PIX' } };
+  return (await customer.api.post('/v1/operations/deposits', body).expect(201)).body as { id: string };
 }
