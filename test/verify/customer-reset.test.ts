@@ -15,7 +15,7 @@ afterAll(() => h?.close());
 const ids = (list: Array<{ id: string }>) => list.map((item) => item.id);
 
 describe('resetting one customer', () => {
-  it('a customer made by the control API gets its accounts, balances and beneficiaries back under the same ids; its operations are gone', async () => {
+  it('a customer made by the control API gets its accounts, balances and beneficiaries back, same ids; its operations go', async () => {
     const alice = await newCustomer(h);
     const bob = await newCustomer(h);
     const accountId = fundedOf(alice);
