@@ -12,10 +12,21 @@ import type { FaultTrace } from './journal';
 import { localsOf } from './request-id';
 
 /** Carries out a fault the registry handed out; true when it answered or dropped the request. */
-export async function applyFault(action: FaultAction, req: IncomingMessage, res: ServerResponse, logger: Logger): Promise<boolean> {
+export async function applyFault(
+  action: FaultAction,
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  customerOf?: CustomerOfRequest,
+): Promise<boolean> {
   const { fault, latencyMs } = action;
   const trace: FaultTrace = { id: fault.id };
-  localsOf(res).fault = trace;
+  const locals = localsOf(res);
+  locals.fault = trace;
+  // The operation, which names the customer for the journal, may never run: named here, so a
+  // faulted request is in its customer's journal and verification (issue 44).
+  const customerId = await customerOf?.();
+  if (customerId) locals.customerId = customerId;
   if (latencyMs > 0) {
     trace.latencyMs = latencyMs;
     await new Promise<void>((resolve) => setTimeout(resolve, latencyMs));
@@ -44,7 +55,9 @@ export interface TokenVerifier {
  * operation itself answers after the fault is passed over.
  */
 export function customerOfToken(tokens: TokenVerifier | undefined, authorization: string | undefined): CustomerOfRequest {
-  return () => (tokens ? tokens.verify(authorization).catch(() => undefined) : Promise.resolve(undefined));
+  // Read once per request, whether the registry or applyFault asks first.
+  let customer: Promise<string | undefined> | undefined;
+  return () => (customer ??= tokens ? tokens.verify(authorization).catch(() => undefined) : Promise.resolve(undefined));
 }
 
 /** Faults on paths the service front door does not answer (unknown paths, other methods, /docs). */
@@ -52,8 +65,8 @@ export function faultMiddleware(registry: FaultRegistry, logger: Logger, tokens?
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (isControlPath(req.path)) return next();
     // Stryker disable next-line ConditionalExpression: an empty registry's take finds nothing; the size check only spares the await.
-    const action =
-      registry.size === 0 ? undefined : await registry.take(req.method, req.path, customerOfToken(tokens, req.headers.authorization));
-    if (!action || !(await applyFault(action, req, res, logger))) next();
+    const customerOf = customerOfToken(tokens, req.headers.authorization);
+    const action = registry.size === 0 ? undefined : await registry.take(req.method, req.path, customerOf);
+    if (!action || !(await applyFault(action, req, res, logger, customerOf))) next();
   };
 }
