@@ -75,6 +75,16 @@ describe('resetting one customer', () => {
     expect((await control(h).get(`/accounts/${funded.id}/balances`).expect(200)).body.balances.BRL).toBeDefined();
   });
 
+  it('what a customer was created with travels in a snapshot: reset after a restore gives its records back', async () => {
+    const frank = await newCustomer(h);
+    const snapshot = (await control(h).get('/snapshot').expect(200)).body;
+    await control(h).post('/snapshot', snapshot).expect(200);
+    await depositFor(frank, '7.00');
+    await control(h).post(`/customers/${frank.customerId}/reset`).expect(200);
+    expect(ids((await frank.api.get('/api/accounts?limit=100&sortOrder=ASCENDING').expect(200)).body.data)).toEqual(frank.accounts);
+    expect((await frank.api.get('/v1/operations').expect(200)).body.data).toEqual([]);
+  });
+
   it('an unknown customer is a 404', async () => {
     const res = await control(h).post('/customers/00000000-0000-4000-8000-000000000000/reset').expect(404);
     expect(res.body).toMatchObject({ code: 'RESOURCE_NOT_FOUND', details: { resource: 'customer' } });
