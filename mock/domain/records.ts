@@ -22,6 +22,19 @@ export interface CustomerRecord {
   clientSecret: string;
   /** A deleted customer's tokens stop working at once. */
   deleted: boolean;
+  /**
+   * What a customer made by POST /_mock/customers was created with, kept so that its reset
+   * (POST /_mock/customers/{id}/reset) puts the same records back under the same ids. A fixture
+   * customer has none: its reset reads the fixtures.
+   */
+  origin?: CustomerOrigin;
+}
+
+/** A customer's records as created: its accounts, their balances, its beneficiaries. */
+export interface CustomerOrigin {
+  accounts: AccountRecord[];
+  balances: Array<{ accountId: string; asset: string; value: string }>;
+  beneficiaries: Beneficiary[];
 }
 
 /** Client credentials, keyed by clientId, pointing at their customer. */
