@@ -161,8 +161,9 @@ describe('a contract run against a target whose answers lack X-Request-Id', () =
       expect({ hung: outcome.hung, tail: outcome.hung ? tail(outcome.output) : '' }).toEqual({ hung: false, tail: '' });
       expect(outcome.code).not.toBeNull();
       expect(outcome.code).not.toBe(0);
-      // The session's control call is refused for want of the header, in both files.
-      expect(outcome.output).toMatch(/control POST \/customers: no X-Request-Id/);
+      // The session's first control call (the clock's state, before the file's customer is made with a
+      // clock of its own) is refused for want of the header, in both files.
+      expect(outcome.output).toMatch(/control GET \/health: no X-Request-Id/);
       for (const file of FILES) expect(outcome.output).toContain(`FAIL ${file}`);
       expect(outcome.output).toMatch(/Tests: +\d+ failed/);
     },
