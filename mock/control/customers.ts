@@ -2,6 +2,7 @@
 // under new ids, of the template customer's fixture accounts (with balances) and beneficiaries.
 // Parallel test runs take one each and never see each other's data.
 import { randomBytes } from 'node:crypto';
+import { startState, stateNow } from '../clock';
 import type { Account, AccountRecord, Beneficiary } from '../domain/records';
 import { created, type ControlContext, type ControlHandlers } from './context';
 
@@ -14,10 +15,18 @@ export interface NewCustomer {
   clientSecret: string;
   accounts: string[];
   beneficiaries: string[];
+  /** Its own clock, when it was given one. */
+  clock?: { now: string; frozen: boolean };
 }
 
-export async function createCustomer(c: ControlContext, name?: string): Promise<NewCustomer> {
-  const { store, clock, newId } = c.deps;
+/** A clock of the customer's own (like Stripe's test clocks): from `start` (the mock clock's instant by default), frozen or running. */
+export interface NewCustomerClock {
+  start?: string;
+  frozen?: boolean;
+}
+
+export async function createCustomer(c: ControlContext, name?: string, ownClock?: NewCustomerClock): Promise<NewCustomer> {
+  const { store, newId } = c.deps;
   const fixtures = c.fixtures.current;
   const template = fixtures.customers.find((customer) => customer.clientId === TEMPLATE_CLIENT_ID) ?? fixtures.customers[0];
   const customerId = newId();
@@ -25,7 +34,11 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
   do clientId = `client-${randomBytes(4).toString('hex')}`;
   while (await store.get('client', clientId));
   const clientSecret = randomBytes(24).toString('base64url');
-  const at = clock.nowIso();
+  const clock = ownClock
+    ? startState(ownClock.start === undefined ? c.deps.clock.now() : Date.parse(ownClock.start), ownClock.frozen ?? false)
+    : undefined;
+  // Its records are stamped by its own clock from the start.
+  const at = new Date(clock ? stateNow(clock) : c.deps.clock.now()).toISOString();
 
   await store.insert('customer', 'all', customerId, {
     id: customerId,
@@ -33,6 +46,7 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
     clientId,
     clientSecret,
     deleted: false,
+    ...(clock && { clock }),
   });
   await store.insert('client', 'all', clientId, { clientId, clientSecret, customerId });
 
@@ -63,7 +77,8 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
     await store.insert('beneficiary', customerId, copy.id, copy);
     beneficiaries.push(copy.id);
   }
-  return { customerId, clientId, clientSecret, accounts: [...newIds.values()], beneficiaries };
+  const shown = clock && { now: new Date(stateNow(clock)).toISOString(), frozen: clock.frozenAt !== null };
+  return { customerId, clientId, clientSecret, accounts: [...newIds.values()], beneficiaries, ...(shown && { clock: shown }) };
 }
 
 function copyAccount(
@@ -83,6 +98,6 @@ function copyAccount(
 
 export function customerHandlers(c: ControlContext) {
   return {
-    createCustomer: async ({ body }) => created(await createCustomer(c, body?.name)),
+    createCustomer: async ({ body }) => created(await createCustomer(c, body?.name, body?.clock)),
   } satisfies Partial<ControlHandlers>;
 }

@@ -20,7 +20,7 @@ const summary = (customer: CustomerRecord) => ({
 });
 
 export function stateHandlers(c: ControlContext) {
-  const { store, clock } = c.deps;
+  const { store } = c.deps;
   const { quotes, subscriptions } = c.services;
 
   /** The newest records of a kind in a scope, and whether there are more. */
@@ -43,7 +43,8 @@ export function stateHandlers(c: ControlContext) {
         newest('beneficiary', id),
         newest('subscription', id),
       ]);
-      const now = clock.now();
+      // Quotes OPEN or EXPIRED by the customer's clock (its own, when it has one).
+      const now = (await c.deps.clocks.clockOf(id)).now();
       const cut = Object.entries({ accounts, quotes: quoteList, operations, beneficiaries, subscriptions: subscriptionList })
         .filter(([, list]) => list.more)
         .map(([name]) => name);

@@ -1,6 +1,7 @@
 // What the store keeps. Resources the API returns as they are stored are the document's own
 // types (generated); the others carry the internal facts the API does not show.
 import type { components } from '../../spec/generated/api-types';
+import type { ClockState } from '../clock';
 
 export type Schemas = components['schemas'];
 export type Account = Schemas['Account'];
@@ -22,6 +23,11 @@ export interface CustomerRecord {
   clientSecret: string;
   /** A deleted customer's tokens stop working at once. */
   deleted: boolean;
+  /**
+   * The customer's own clock (POST /_mock/customers {clock}), kept with the customer so every
+   * replica reads the same one; absent when it follows the mock's clock.
+   */
+  clock?: ClockState;
 }
 
 /** Client credentials, keyed by clientId, pointing at their customer. */
