@@ -83,8 +83,11 @@ describe('a customer with its own clock', () => {
       now: iso(OWN_START),
       frozen: true,
     });
-    const q = await quote(await as(h, customer), fundedCopy(customer));
+    const api = await as(h, customer);
+    const q = await quote(api, fundedCopy(customer));
     expect(q.createdAt).toBe(iso(OWN_START));
+    const subscription = { url: 'http://127.0.0.1:9/hook', resources: [{ name: 'OPERATION', events: ['OPERATION_COMPLETED'] }] };
+    expect((await api.post('/api/subscriptions', subscription).expect(201)).body.createdAt).toBe(iso(OWN_START));
   });
 
   it('starts at the mock clock’s instant when no start is given', async () => {
