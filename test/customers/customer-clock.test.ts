@@ -210,10 +210,13 @@ describe('webhook retries on a customer’s own clock', () => {
     const own = await newCustomer(h, { frozen: true });
     const api = await as(h, own);
     const subscription = { url: receiver.url, allowRetry: true, resources: [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }] };
-    await api.post('/api/subscriptions', subscription).expect(201);
+    const sub = (await api.post('/api/subscriptions', subscription).expect(201)).body as { id: string };
     await deposit(api, fundedCopy(own));
     await control(h).post('/webhooks/idle').expect(200, { status: 'idle' });
     expect(receiver.received).toHaveLength(1);
+    // The deliveries view shows the retry waiting on the customer's clock: 5 s after its instant.
+    const deliveries = (await control(h).get(`/deliveries?subscriptionId=${sub.id}`).expect(200)).body;
+    expect(deliveries.data[0].messages[0].nextAttemptAt).toBe(iso(CLOCK_START + 5_000));
 
     await control(h).post('/clock/advance', { by: '1h' }).expect(200);
     expect(receiver.received).toHaveLength(1);
