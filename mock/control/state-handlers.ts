@@ -1,6 +1,7 @@
 // What the inspector's state view reads: the customers, and everything one customer holds, as
 // the service API shows it (accounts with balances, quotes with their status by the mock clock,
 // operations with their state timeline, beneficiaries, subscriptions), newest first.
+import { stateNow } from '../clock';
 import { quoteStatus } from '../domain/quotes';
 import { timelineEntries } from '../services/operation-timeline';
 import type { CustomerRecord, RecordTypes } from '../domain/records';
@@ -17,6 +18,8 @@ const summary = (customer: CustomerRecord) => ({
   name: customer.name,
   clientId: customer.clientId,
   deleted: customer.deleted,
+  // Its own clock, as the inspector shows it beside the name.
+  ...(customer.clock && { clock: { now: new Date(stateNow(customer.clock)).toISOString(), frozen: customer.clock.frozenAt !== null } }),
 });
 
 export function stateHandlers(c: ControlContext) {

@@ -1275,6 +1275,8 @@ export interface components {
             clientId: string;
             /** @description True for a customer whose credentials no longer work. */
             deleted: boolean;
+            /** @description The customer's own clock, when it has one (absent when it follows the mock's clock). */
+            clock?: components["schemas"]["ClockState"];
         };
         CustomerSummaryList: {
             data: components["schemas"]["CustomerSummary"][];

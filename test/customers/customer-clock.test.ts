@@ -90,6 +90,14 @@ describe('a customer with its own clock', () => {
     expect((await api.post('/api/subscriptions', subscription).expect(201)).body.createdAt).toBe(iso(OWN_START));
   });
 
+  it('is listed with its clock in the customers the inspector reads (GET /_mock/state); others without one', async () => {
+    const own = await newCustomer(h, { start: iso(OWN_START), frozen: true });
+    const plain = await newCustomer(h);
+    const customers = (await control(h).get('/state').expect(200)).body.data as Array<{ id: string; clock?: unknown }>;
+    expect(customers.find((c) => c.id === own.customerId)?.clock).toEqual({ now: iso(OWN_START), frozen: true });
+    expect(customers.find((c) => c.id === plain.customerId)).not.toHaveProperty('clock');
+  });
+
   it('starts at the mock clock’s instant when no start is given', async () => {
     const customer = await newCustomer(h, { frozen: true });
     expect(customer.clock).toEqual({ now: iso(CLOCK_START), frozen: true });
