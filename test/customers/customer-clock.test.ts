@@ -235,6 +235,29 @@ describe('webhook retries on a customer’s own clock', () => {
   });
 });
 
+describe('the rate limit on a customer’s own clock', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startMock({ config: { rateLimit: { requests: 2, perMs: 60_000 } } });
+  });
+  afterAll(() => h?.close());
+
+  it('an emptied bucket refills as the customer’s clock moves, not as the mock’s does', async () => {
+    const own = await newCustomer(h, { frozen: true });
+    const api = await as(h, own);
+    await api.get('/api/accounts').expect(200);
+    await api.get('/api/accounts').expect(200);
+    expect((await api.get('/api/accounts').expect(429)).body.code).toBe('RATE_LIMITED');
+
+    await control(h).post('/clock/advance', { by: '1m' }).expect(200);
+    await api.get('/api/accounts').expect(429);
+
+    await control(h).post(`/customers/${own.customerId}/clock/advance`, { by: '30s' }).expect(200);
+    await api.get('/api/accounts').expect(200);
+    await api.get('/api/accounts').expect(429);
+  });
+});
+
 describe('refusals, customers on the mock’s clock, and snapshots', () => {
   let h: Harness;
   beforeAll(async () => {
