@@ -99,7 +99,8 @@ export class WebhookDispatcher {
   /** Resolves when every queued delivery has been attempted, on every replica (retries not yet due excluded). */
   async idle(): Promise<void> {
     await this.accepted();
-    await this.deps.scheduler.drain();
+    // First attempts of customers with their own clock are in their own queues.
+    await Promise.all([this.deps.scheduler, ...this.deps.clocks.ownSchedulers()].map((scheduler) => scheduler.drain()));
   }
 
   /** Resolves when every event published here has been matched and its deliveries queued. */
