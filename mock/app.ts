@@ -282,7 +282,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   }
   // Faults act on the service routes only (the control router above answers /_mock itself);
   // the documented operations are answered by the front door, this covers the other paths.
-  app.use(faultMiddleware(faults, logger));
+  app.use(faultMiddleware(faults, logger, services.tokens));
   app.use(unmatchedRoute(routes));
   app.use(errorHandler(logger));
 

@@ -45,9 +45,9 @@ export async function serve(config: Config): Promise<void> {
         `state ${config.redisUrl ? `in Redis at ${redactedUrl(config.redisUrl)}, shared with every replica there` : 'in memory'})`,
       'Demo credentials:',
       ...customers.map((c) => `  clientId=${c.clientId} clientSecret=${c.clientSecret}  (${c.name})`),
-      'Try:',
-      `  curl -s -X POST ${base}/api/oauth/client/token -H 'Content-Type: application/json' ` +
-        `-d '{"clientId":"demo-client","clientSecret":"demo-secret"}'`,
+      'Try (a token, then the accounts):',
+      `  TOKEN=$(curl -s -X POST ${base}/api/oauth/client/token -H 'Content-Type: application/json' ` +
+        `-d '{"clientId":"demo-client","clientSecret":"demo-secret"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).accessToken')`,
       `  curl -s ${base}/api/accounts -H "Authorization: Bearer $TOKEN"`,
       ...(config.controlApi ? [`Inspector (requests, state, deliveries, clock, live): ${base}/_mock/inspector`] : []),
       ...(config.controlApi && config.allowedHosts.includes('*')

@@ -12,6 +12,8 @@ export interface ControlCustomer {
   clientSecret: string;
   accounts: string[];
   beneficiaries: string[];
+  /** The customer's own clock, when the mock gave it one. */
+  clock?: ClockState;
 }
 
 export interface ClockState {
@@ -33,7 +35,20 @@ export class ControlError extends Error {
 }
 
 export class Control {
-  constructor(private readonly baseUrl: string) {}
+  /**
+   * @param clockOf a customer with a clock of its own: `clock()` and `advance()` read and move
+   * that clock (GET/POST /_mock/customers/{id}/clock...), so test files sharing one mock never move
+   * each other's time; without it, the mock's clock.
+   */
+  constructor(
+    private readonly baseUrl: string,
+    readonly clockOf?: string,
+  ) {}
+
+  /** The same control API, its clock calls on `customer`'s own clock. */
+  onClockOf(customer: ControlCustomer): Control {
+    return customer.clock ? new Control(this.baseUrl, customer.customerId) : this;
+  }
 
   /** 200 when the control API is served; anything else means it is absent. */
   static async detect(baseUrl: string): Promise<Control | undefined> {
@@ -62,16 +77,35 @@ export class Control {
   createCustomer(name?: string) {
     return this.call<ControlCustomer>('POST', '/customers', name ? { name } : {});
   }
+  /**
+   * A fresh customer with a clock of its own, starting at the mock clock's instant and running or
+   * frozen as it is; a mock without clocks per customer (400 naming body.clock) gives one on the
+   * mock's clock instead.
+   */
+  async createCustomerWithClock(name: string): Promise<ControlCustomer> {
+    const { frozen } = await this.health();
+    try {
+      return await this.call<ControlCustomer>('POST', '/customers', { name, clock: { frozen } });
+    } catch (error) {
+      if (error instanceof ControlError && error.status === 400 && JSON.stringify(error.body).includes('body.clock')) {
+        return this.createCustomer(name);
+      }
+      throw error;
+    }
+  }
   /** The running configuration (the retry schedule, the auto-settle delay). */
   config() {
     return this.call<{ retryScheduleMs: number[]; autoSettleMs: number | null; quoteLifetimeMs: number }>('GET', '/config');
   }
   clock() {
-    return this.call<ClockState>('GET', '/clock');
+    return this.call<ClockState>('GET', `${this.clockPath()}`);
   }
-  /** Moves the mock clock; due jobs (auto-settlement, webhook retries) run before the answer. */
+  /** Moves the clock (the customer's own, or the mock's); its due jobs (auto-settlement, webhook retries) run before the answer. */
   advance(by: string | number) {
-    return this.call<ClockState>('POST', '/clock/advance', { by });
+    return this.call<ClockState>('POST', `${this.clockPath()}/advance`, { by });
+  }
+  private clockPath(): string {
+    return this.clockOf ? `/customers/${this.clockOf}/clock` : '/clock';
   }
   settle(operationId: string) {
     return this.call<Operation>('POST', `/operations/${operationId}/settle`);

@@ -33,6 +33,10 @@ async function customerCredentials(control: Control | undefined, target: Target,
     const created = await control.createCustomer(`contract ${file}${which ? ' (other)' : ''}`);
     return { clientId: created.clientId, clientSecret: created.clientSecret };
   }
+  return configuredCredentials(target, which);
+}
+
+function configuredCredentials(target: Target, which: 0 | 1): Credentials {
   const configured = which === 0 ? settings().customer : settings().otherCustomer;
   if (configured) return configured;
   if (target.inProcess) return DEMO_CUSTOMERS[which];
@@ -105,16 +109,19 @@ export function useSession(): () => Session {
       })),
     });
     const ctx: ClientContext = { baseUrl: target.baseUrl, contract: target.contract, file, driftFails: caps.mock, record };
-    const api = new ApiClient(
-      ctx,
-      await within(control ? 'a fresh customer (POST /_mock/customers)' : 'the customer', customerCredentials(control, target, 0, file)),
-    );
+    // With a control API the file's customer gets a clock of its own, and the file's control calls
+    // move that clock: files running at once against one shared mock (jest workers) never expire
+    // each other's quotes or fire each other's retries.
+    const own = control && (await within('a fresh customer (POST /_mock/customers)', control.createCustomerWithClock(`contract ${file}`)));
+    const credentials = own ? { clientId: own.clientId, clientSecret: own.clientSecret } : undefined;
+    const api = new ApiClient(ctx, credentials ?? (await within('the customer', customerCredentials(undefined, target, 0, file))));
+    const fileControl = own ? control.onClockOf(own) : control;
     let other: ApiClient | undefined;
     const t = target;
     session = {
       caps,
       target: t,
-      control,
+      control: fileControl,
       api,
       anonymous: new ApiClient(ctx),
       async otherCustomer() {

@@ -11,6 +11,7 @@
 import type { ControllableClock } from '../clock';
 import { ServiceError } from '../errors/catalogue';
 import type { FaultRegistry } from '../http/faults';
+import type { JournalRecord } from '../http/journal';
 import type { JournalExchange } from '../http/journal-exchange';
 import type { CustomerClocks } from '../jobs/customer-clocks';
 import type { Scheduler } from '../jobs/scheduler';
@@ -31,6 +32,11 @@ const RUN_DUE_OF = 'run-due-of:';
 /** Asks every replica for the exchange of a request (the request id follows). */
 const EXCHANGE_ASK = 'journal-exchange:';
 
+/** Asks every replica for the records verification reads (a customer id, or nothing for everyone's, follows). */
+const RECORDS_ASK = 'journal-records:';
+/** Tells every replica to forget a customer's own journal (its id follows). */
+const FORGET_ASK = 'journal-forget:';
+
 /** Every this often a replica reads the shared control state, in case it missed an announcement. */
 const RESYNC_MS = 1_000;
 
@@ -39,7 +45,12 @@ export interface ReplicaParts {
   /** The customers' own clocks: read again on a sync; their jobs drained by `idle`, cleared with the rest. */
   clocks: CustomerClocks;
   faults: FaultRegistry;
-  journal: { flush(): Promise<void>; exchange(requestId: string): JournalExchange | undefined };
+  journal: {
+    flush(): Promise<void>;
+    exchange(requestId: string): JournalExchange | undefined;
+    records(customerId?: string): JournalRecord[];
+    forgetCustomer(customerId: string): void;
+  };
   scheduler: Scheduler;
   /** This replica's fixtures: read again from their file on a reset. */
   fixtures: { reload(): unknown };
@@ -76,6 +87,13 @@ export interface Cluster {
   announceFaults(): Promise<void>;
   /** What was sent and answered for a request, from the replica that answered it (undefined when none keeps it). */
   journalExchange(requestId: string): Promise<JournalExchange | undefined>;
+  /**
+   * What every replica keeps for verification (issue 44), newest first: a customer's own
+   * journal, or each replica's last requests; each replica keeps the requests it answered.
+   */
+  journalRecords(customerId?: string): Promise<JournalRecord[]>;
+  /** Every replica forgets one customer's own journal (its reset). */
+  forgetCustomerJournal(customerId: string): Promise<void>;
   /** Throws 503 SERVICE_UNAVAILABLE when this replica has lost the shared state (answered before anything else). */
   assertAvailable(): void;
   close(): Promise<void>;
@@ -141,6 +159,8 @@ export function localCluster(parts: ReplicaParts): Cluster {
     clockChanged: () => Promise.resolve(),
     announceFaults: () => Promise.resolve(),
     journalExchange: (requestId) => Promise.resolve(parts.journal.exchange(requestId)),
+    journalRecords: (customerId) => Promise.resolve(parts.journal.records(customerId)),
+    forgetCustomerJournal: (customerId) => Promise.resolve(parts.journal.forgetCustomer(customerId)),
     assertAvailable: () => undefined,
     close: () => Promise.resolve(),
   };
@@ -164,6 +184,11 @@ export async function sharedCluster(
     // A question rather than an action: each replica answers with what it keeps, or null.
     if (message.startsWith(EXCHANGE_ASK)) return Promise.resolve(parts.journal.exchange(message.slice(EXCHANGE_ASK.length)) ?? null);
     if (message.startsWith(RUN_DUE_OF)) return performFor(parts, message.slice(RUN_DUE_OF.length));
+    if (message.startsWith(RECORDS_ASK)) return Promise.resolve(parts.journal.records(message.slice(RECORDS_ASK.length) || undefined));
+    if (message.startsWith(FORGET_ASK)) {
+      parts.journal.forgetCustomer(message.slice(FORGET_ASK.length));
+      return Promise.resolve(null);
+    }
     if (!ACTIONS.includes(message)) return Promise.reject(new Error(`cluster: unknown action ${JSON.stringify(message)}`));
     return perform(parts, message as ClusterAction, sync);
   });
@@ -214,6 +239,10 @@ export async function sharedCluster(
     // a failed ask leaves the summary alone.
     journalExchange: async (requestId) =>
       ((await bus.askFirst(`${EXCHANGE_ASK}${requestId}`, (reply) => reply !== null)) ?? undefined) as JournalExchange | undefined,
+    journalRecords: async (customerId) => newestFirst((await bus.ask(`${RECORDS_ASK}${customerId ?? ''}`)) as JournalRecord[][]),
+    forgetCustomerJournal: async (customerId) => {
+      await bus.ask(`${FORGET_ASK}${customerId}`);
+    },
     assertAvailable: () => {
       if (!bus.connected || !shared.connected)
         throw new ServiceError('SERVICE_UNAVAILABLE', { dependency: 'redis', reason: 'not connected' });
@@ -223,4 +252,9 @@ export async function sharedCluster(
       await bus.close();
     },
   };
+}
+
+/** Each replica's records merged, newest first by mock time (ties keep the replicas' order). */
+function newestFirst(replies: JournalRecord[][]): JournalRecord[] {
+  return replies.flat().sort((a, b) => Date.parse(b.entry.at) - Date.parse(a.entry.at));
 }

@@ -3,8 +3,9 @@
 // Parallel test runs take one each and never see each other's data.
 import { randomBytes } from 'node:crypto';
 import { startState, stateNow } from '../clock';
-import type { Account, AccountRecord, Beneficiary } from '../domain/records';
-import { created, type ControlContext, type ControlHandlers } from './context';
+import type { Account, AccountRecord, Beneficiary, CustomerOrigin } from '../domain/records';
+import { created, ok, type ControlContext, type ControlHandlers } from './context';
+import { resetCustomer } from './customer-reset';
 
 /** The fixture customer whose data a new customer starts with. */
 export const TEMPLATE_CLIENT_ID = 'demo-client';
@@ -78,7 +79,23 @@ export async function createCustomer(c: ControlContext, name?: string, ownClock?
     beneficiaries.push(copy.id);
   }
   const shown = clock && { now: new Date(stateNow(clock)).toISOString(), frozen: clock.frozenAt !== null };
+  await rememberOrigin(c, customerId, [...newIds.values()], shown && { start: shown.now, frozen: shown.frozen });
   return { customerId, clientId, clientSecret, accounts: [...newIds.values()], beneficiaries, ...(shown && { clock: shown }) };
+}
+
+/** Keeps what the customer was created with, as stored, for its reset (customer-reset.ts). */
+async function rememberOrigin(c: ControlContext, customerId: string, accountIds: string[], clock?: CustomerOrigin['clock']): Promise<void> {
+  const { store } = c.deps;
+  const accounts = (await Promise.all(accountIds.map((id) => store.get('account', id)))).filter((a) => a !== undefined);
+  const balances = (
+    await Promise.all(
+      accountIds.map(async (accountId) =>
+        Object.entries(await store.balances(accountId)).map(([asset, value]) => ({ accountId, asset, value })),
+      ),
+    )
+  ).flat();
+  const origin: CustomerOrigin = { accounts, balances, beneficiaries: await store.all('beneficiary', customerId), ...(clock && { clock }) };
+  await store.update('customer', customerId, (customer) => ({ ...customer, origin }));
 }
 
 function copyAccount(
@@ -99,5 +116,6 @@ function copyAccount(
 export function customerHandlers(c: ControlContext) {
   return {
     createCustomer: async ({ body }) => created(await createCustomer(c, body?.name, body?.clock)),
+    resetCustomer: async ({ params }) => ok(await resetCustomer(c, params.customerId)),
   } satisfies Partial<ControlHandlers>;
 }

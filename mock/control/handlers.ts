@@ -13,6 +13,7 @@ import { operationHandlers } from './operation-handlers';
 import { snapshotHandlers } from './snapshot-handlers';
 import { stateHandlers } from './state-handlers';
 import { systemHandlers } from './system-handlers';
+import { verifyHandlers } from './verify-handlers';
 
 export function controlHandlers(c: ControlContext): ControlHandlers {
   return {
@@ -28,5 +29,6 @@ export function controlHandlers(c: ControlContext): ControlHandlers {
     ...stateHandlers(c),
     ...deliveryHandlers(c),
     ...jobHandlers(c),
+    ...verifyHandlers(c),
   };
 }

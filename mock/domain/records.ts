@@ -28,6 +28,21 @@ export interface CustomerRecord {
    * replica reads the same one; absent when it follows the mock's clock.
    */
   clock?: ClockState;
+  /**
+   * What a customer made by POST /_mock/customers was created with, kept so that its reset
+   * (POST /_mock/customers/{id}/reset) puts the same records back under the same ids. A fixture
+   * customer has none: its reset reads the fixtures.
+   */
+  origin?: CustomerOrigin;
+}
+
+/** A customer's records as created: its accounts, their balances, its beneficiaries. */
+export interface CustomerOrigin {
+  accounts: AccountRecord[];
+  balances: Array<{ accountId: string; asset: string; value: string }>;
+  beneficiaries: Beneficiary[];
+  /** Its own clock as created (an instant, frozen or not); a reset sets it back there. */
+  clock?: { start: string; frozen: boolean };
 }
 
 /** Client credentials, keyed by clientId, pointing at their customer. */

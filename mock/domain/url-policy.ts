@@ -1,12 +1,14 @@
 // Subscription URL policies. Seed: "HTTPS, reachable from the public internet". Production
 // enforces that (HTTPS only; no loopback, private or link-local address). Development, the
-// default, also accepts plain HTTP to a loopback address so a local receiver can subscribe.
-// The checks here are pure; a host name is resolved by the subscription service (create,
-// update) and again by the dispatcher before each delivery (DNS rebinding), both under the
-// production policy only, and the addresses it resolves to are judged here.
+// default, also accepts plain HTTP to a loopback or private address, so a local receiver, or one
+// in another container (`http://receiver:9000/hooks`, `http://host.docker.internal:9000/hooks`),
+// can subscribe without TLS; plain HTTP to a public address stays refused.
+// The checks here are pure. A host name is resolved by the subscription service (create, update)
+// and again before each delivery (DNS rebinding): under production every address must be public,
+// under development a plain-HTTP name's every address private; the addresses are judged here.
 import { BlockList, isIP } from 'node:net';
 
-/** development (the default) also accepts plain-HTTP loopback receivers; production does not. */
+/** development (the default) also accepts plain-HTTP loopback and private receivers; production does not. */
 export type UrlPolicy = 'development' | 'production';
 
 const loopback = new BlockList();
@@ -36,6 +38,25 @@ for (const [net, bits] of [
 ] as const)
   nonPublic.addSubnet(net, bits, 'ipv6');
 
+/** Addresses a receiver on this machine or its private networks has: loopback, private, shared (container networks), link-local. */
+const privateNets = new BlockList();
+for (const [net, bits] of [
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const) {
+  privateNets.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  privateNets.addSubnet(net, bits, 'ipv6');
+
 /** The literal address of a URL host, unwrapping [v6] and IPv4-mapped IPv6. */
 function literalAddress(hostname: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
   const host = hostname.replace(/^\[|\]$/g, '');
@@ -57,6 +78,14 @@ export function isNonPublicAddress(address: string): boolean {
   return literal !== undefined && nonPublic.check(literal.address, literal.family);
 }
 
+/** A loopback, private or link-local address (not the unspecified, multicast or reserved ones). */
+export function isPrivateAddress(address: string): boolean {
+  const literal = literalAddress(address.replace(/%.*$/, ''));
+  return literal !== undefined && privateNets.check(literal.address, literal.family);
+}
+
+const PLAIN_HTTP = 'must use HTTPS (plain HTTP is accepted only for loopback and private receivers)';
+
 /** Why a subscription URL is refused under the policy, or undefined when it is accepted. */
 export function urlProblem(raw: string, policy: UrlPolicy): string | undefined {
   let url: URL;
@@ -73,8 +102,12 @@ export function urlProblem(raw: string, policy: UrlPolicy): string | undefined {
     return undefined;
   }
   if (url.protocol === 'http:') {
-    if (policy === 'development' && isLoopbackHost(url.hostname)) return undefined;
-    return policy === 'development' ? 'must use HTTPS (plain HTTP is accepted only for loopback receivers)' : 'must use HTTPS';
+    if (policy === 'production') return 'must use HTTPS';
+    if (isLoopbackHost(url.hostname)) return undefined;
+    // A literal is judged here; a name by what it resolves to (resolutionNeeded).
+    const literal = literalAddress(url.hostname);
+    if (literal === undefined) return undefined;
+    return isPrivateAddress(literal.address) ? undefined : PLAIN_HTTP;
   }
   return 'must use HTTPS';
 }
@@ -90,21 +123,42 @@ export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const RESOLVES_TO_NON_PUBLIC = 'must reach a public address (its host name resolves to a loopback, private or link-local address)';
 export const DOES_NOT_RESOLVE = 'must reach a public address (its host name does not resolve)';
+export const RESOLVES_TO_PUBLIC = `${PLAIN_HTTP.slice(0, -1)}; its host name resolves to a public address)`;
+export const PLAIN_HTTP_DOES_NOT_RESOLVE = `${PLAIN_HTTP.slice(0, -1)}; its host name does not resolve)`;
+
+/** A host name the policy must resolve before it can judge a URL, and what its addresses must all be. */
+export interface Resolution {
+  host: string;
+  must: 'public' | 'private';
+}
 
 /**
- * The host name the policy must resolve before it can trust the URL: under production, a URL's
- * host that is a name rather than an address literal. Undefined otherwise (development, a
- * literal, a URL that does not parse: urlProblem judges those).
+ * Under production, a URL's host that is a name rather than an address literal: every address
+ * must be public. Under development, a plain-HTTP URL's host that is a name other than localhost:
+ * every address must be private. Undefined otherwise (a literal, HTTPS under development, a URL
+ * that does not parse: urlProblem judges those).
  */
-export function hostToResolve(raw: string, policy: UrlPolicy): string | undefined {
-  if (policy !== 'production') return undefined;
+export function resolutionNeeded(raw: string, policy: UrlPolicy): Resolution | undefined {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return undefined;
   }
-  return literalAddress(url.hostname) === undefined ? url.hostname : undefined;
+  if (literalAddress(url.hostname) !== undefined) return undefined;
+  if (policy === 'production') return { host: url.hostname, must: 'public' };
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  return { host: url.hostname, must: 'private' };
+}
+
+/** Why a host name's addresses do not do for the resolution asked, or undefined when they do (none at all: it does not resolve). */
+export function resolvedProblem(addresses: ResolvedAddress[] | undefined, must: Resolution['must']): string | undefined {
+  if (must === 'public') {
+    if (addresses === undefined || addresses.length === 0) return DOES_NOT_RESOLVE;
+    return allPublic(addresses) ? undefined : RESOLVES_TO_NON_PUBLIC;
+  }
+  if (addresses === undefined || addresses.length === 0) return PLAIN_HTTP_DOES_NOT_RESOLVE;
+  return addresses.every(({ address }) => isPrivateAddress(address)) ? undefined : RESOLVES_TO_PUBLIC;
 }
 
 /**

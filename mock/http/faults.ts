@@ -4,6 +4,9 @@
 // (REDIS_URL) the faults live in Redis: a fault added through one replica acts on all, and its
 // `times` are counted across them (one atomic hit per firing); each replica matches against a
 // mirror it reloads when the faults' version changes (read with the clock on every request).
+// A fault may name a customer (issue 44): it then acts only on requests carrying that customer's
+// token, so tests sharing one mock each fault their own traffic. The token is read only when such
+// a fault matches the method and path: requests pay nothing for faults scoped to others' paths.
 import { ServiceError } from '../errors/catalogue';
 import { isControlPath } from './control-path';
 import { pathGlob, withoutTrailingSlashes, type PathGlob } from './path-glob';
@@ -18,6 +21,7 @@ export interface FaultInput {
   drop?: boolean;
   times?: number;
   percent?: number;
+  customerId?: string;
 }
 
 export interface Fault {
@@ -32,7 +36,11 @@ export interface Fault {
   percent?: number;
   hits: number;
   createdAt: string;
+  customerId?: string;
 }
+
+/** The customer whose token a request carries, undefined when it carries no valid one; asked only when needed. */
+export type CustomerOfRequest = () => Promise<string | undefined>;
 
 /** What to do to one request. */
 export interface FaultAction {
@@ -125,15 +133,22 @@ export class FaultRegistry {
       fault.remaining = input.times;
     }
     if (input.percent !== undefined) fault.percent = input.percent;
+    if (input.customerId !== undefined) fault.customerId = input.customerId;
     // Real time orders faults across replicas (the mock clock can be set back); the counter within one.
     if (this.shared) await this.shared.faultPut(fault.id, JSON.stringify({ ...fault, order: faultOrder(this.added++) }));
     this.faults.set(fault.id, { fault, pattern: pathPattern(input.path) });
     return { ...fault };
   }
 
-  async list(): Promise<Fault[]> {
-    if (this.shared) return this.storedFaults();
-    return [...this.faults.values()].map(({ fault }) => ({ ...fault }));
+  /** Every fault, oldest first; with a customer, only the faults scoped to it. */
+  async list(customerId?: string): Promise<Fault[]> {
+    const all = this.shared ? await this.storedFaults() : [...this.faults.values()].map(({ fault }) => ({ ...fault }));
+    return customerId === undefined ? all : all.filter((fault) => fault.customerId === customerId);
+  }
+
+  /** Removes the faults scoped to one customer; the others stay. */
+  async removeForCustomer(customerId: string): Promise<void> {
+    for (const fault of await this.list(customerId)) await this.remove(fault.id);
   }
 
   async remove(id: string): Promise<boolean> {
@@ -150,11 +165,17 @@ export class FaultRegistry {
    * The fault that acts on this request, if any: the oldest that matches and fires. Firing
    * counts a hit and uses up one of `times` (the fault removes itself at zero).
    */
-  async take(method: string, path: string): Promise<FaultAction | undefined> {
+  async take(method: string, path: string, customerOf?: CustomerOfRequest): Promise<FaultAction | undefined> {
     const target = withoutTrailingSlashes(path);
+    // The request's customer, read once and only if a fault scoped to a customer gets that far.
+    let customer: Promise<string | undefined> | undefined;
     for (const { fault, pattern } of [...this.faults.values()]) {
       if (fault.method !== '*' && fault.method !== method.toUpperCase()) continue;
       if (!pattern.test(target)) continue;
+      if (fault.customerId !== undefined) {
+        customer ??= customerOf ? customerOf() : Promise.resolve(undefined);
+        if ((await customer) !== fault.customerId) continue;
+      }
       if (fault.percent !== undefined && this.random() * 100 >= fault.percent) continue;
       const fired = this.shared ? await this.sharedHit(fault.id) : localHit(fault);
       if (!fired) continue;

@@ -35,18 +35,21 @@ export interface JournalLocals {
   requestBody?: unknown;
   /** The body's size as read (body-parser's verify step). */
   requestBytes?: number;
-  /** The JSON answered, and the value it was made from. */
-  responseJson?: string;
+  /** The JSON answered (text, or its UTF-8 bytes), and the value it was made from. */
+  responseJson?: string | Buffer;
   responseBody?: unknown;
 }
 
 /**
- * The first JOURNAL_BODY_LIMIT characters as a string of their own: V8 may keep a plain slice as
- * a view of the whole string, and the journal would then hold every large answer whole.
+ * The first JOURNAL_BODY_LIMIT characters (of text) or bytes (of UTF-8) as a string of its own: V8
+ * may keep a plain slice as a view of the whole string, and the journal would then hold every large
+ * answer whole. A character the byte limit cuts in two reads as U+FFFD.
  */
-function cutCopy(text: string): string {
+function cutCopy(json: string | Buffer): string {
   // Stryker disable next-line StringLiteral: Buffer#toString reads no encoding as utf8
-  return Buffer.from(text.slice(0, JOURNAL_BODY_LIMIT), 'utf8').toString('utf8');
+  if (typeof json !== 'string') return json.subarray(0, JOURNAL_BODY_LIMIT).toString('utf8');
+  // Stryker disable next-line StringLiteral: Buffer#toString reads no encoding as utf8
+  return Buffer.from(json.slice(0, JOURNAL_BODY_LIMIT), 'utf8').toString('utf8');
 }
 
 /** A page whose items are the store's own records (frozen): keeping it keeps their references only. */

@@ -5,13 +5,23 @@
 // bodies: journal-exchange.ts) is kept for every request, whether or not anyone looks, and stays
 // with the replica that answered, the last JOURNAL_SIZE; it leaves the journal with its secrets
 // masked.
+//
+// Each customer also has a journal of its own (issue 44): its last CUSTOMER_JOURNAL_SIZE
+// authenticated requests with what they sent, kept by the replica that answered, so one busy
+// tenant does not push another's requests out of what its tests verify. At most CUSTOMER_JOURNALS
+// customers keep one (the least recently seen is dropped), so the memory stays bounded whatever
+// the number of customers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { exchangeOf, withoutSecrets, type JournalExchange } from './journal-exchange';
+import { exchangeOf, exchangeView, withoutSecrets, type JournalExchange } from './journal-exchange';
 import { localsOf } from './request-id';
 import type { Clock } from '../clock';
 
 export const JOURNAL_SIZE = 1000;
+/** Requests kept in each customer's own journal. */
+export const CUSTOMER_JOURNAL_SIZE = 500;
+/** Customers that keep a journal of their own at once: the least recently seen is dropped past it. */
+export const CUSTOMER_JOURNALS = 200;
 
 /** What an injected fault did to a request (left on the response's locals by applyFault). */
 export interface FaultTrace {
@@ -44,6 +54,42 @@ export interface SharedJournal {
   journalClear(): Promise<void>;
 }
 
+/** A request as verification reads it: its summary, and what it sent (credentials masked) when still kept. */
+export interface JournalRecord {
+  entry: JournalEntry;
+  request?: ReturnType<typeof exchangeView>['request'];
+}
+
+/** A ring of the last `capacity` entries with their exchanges: O(1) to write, read newest first. */
+/** The answer a customer's journal does not keep. */
+const NO_ANSWER: JournalExchange['response'] = Object.freeze({ headers: {}, truncated: false });
+
+type Kept = { entry: JournalEntry; exchange: JournalExchange | undefined };
+
+class Ring {
+  private readonly items: Array<Kept | undefined>;
+  private next = 0;
+  private count = 0;
+  constructor(private readonly capacity: number) {
+    this.items = new Array<Kept | undefined>(capacity);
+  }
+  push(entry: JournalEntry, exchange: JournalExchange | undefined): void {
+    this.items[this.next] = { entry, exchange };
+    this.next = (this.next + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
+  }
+  newestFirst() {
+    const out: Array<{ entry: JournalEntry; exchange: JournalExchange | undefined }> = [];
+    for (let i = 1; i <= this.count; i++) out.push(this.items[(this.next - i + this.capacity) % this.capacity]!);
+    return out;
+  }
+}
+
+/** The record as it may leave the journal: the request's part of the exchange, masked. */
+function recordOf({ entry, exchange }: { entry: JournalEntry; exchange: JournalExchange | undefined }): JournalRecord {
+  return exchange ? { entry, request: exchangeView(withoutSecrets(exchange)).request } : { entry };
+}
+
 export class Journal {
   private readonly ring: Array<JournalEntry | undefined>;
   private next = 0;
@@ -51,7 +97,10 @@ export class Journal {
   /** This replica's last `capacity` exchanges and their request ids, a ring like the entries' (written in O(1), searched when read). */
   private readonly keptIds: Array<string | undefined>;
   private readonly kept: Array<JournalExchange | undefined>;
+  private readonly keptEntries: Array<JournalEntry | undefined>;
   private keptNext = 0;
+  /** Each customer's own journal; a Map keeps insertion order, so its first key is the least recently seen. */
+  private readonly byCustomer = new Map<string, Ring>();
 
   /** Told of each entry as it is recorded (the inspector's push channel, the request log line). */
   onRecord: ((entry: JournalEntry) => void) | undefined;
@@ -65,13 +114,16 @@ export class Journal {
     this.ring = new Array<JournalEntry | undefined>(capacity);
     this.keptIds = new Array<string | undefined>(capacity);
     this.kept = new Array<JournalExchange | undefined>(capacity);
+    this.keptEntries = new Array<JournalEntry | undefined>(capacity);
   }
 
   add(entry: JournalEntry, exchange?: JournalExchange): void {
     this.onRecord?.(entry);
+    if (entry.customerId) this.addForCustomer(entry.customerId, entry, exchange);
     if (exchange) {
       this.keptIds[this.keptNext] = entry.requestId;
       this.kept[this.keptNext] = exchange;
+      this.keptEntries[this.keptNext] = entry;
       this.keptNext = (this.keptNext + 1) % this.capacity;
     }
     if (this.shared) {
@@ -89,6 +141,42 @@ export class Journal {
     for (let i = 1; i <= Math.min(limit, this.count); i++)
       out.push(this.ring[(this.next - i + this.capacity) % this.capacity] as JournalEntry);
     return out;
+  }
+
+  private addForCustomer(customerId: string, entry: JournalEntry, exchange: JournalExchange | undefined): void {
+    let ring = this.byCustomer.get(customerId);
+    if (ring) this.byCustomer.delete(customerId);
+    else {
+      ring = new Ring(CUSTOMER_JOURNAL_SIZE);
+      if (this.byCustomer.size >= CUSTOMER_JOURNALS) this.byCustomer.delete(this.byCustomer.keys().next().value as string);
+    }
+    // Set again: the customer becomes the most recently seen.
+    this.byCustomer.set(customerId, ring);
+    // Only what was sent: verification reads nothing else, and the answers (pages of records)
+    // would hold far more for 200 customers' 500 requests than the request side does.
+    ring.push(entry, exchange && { request: exchange.request, response: NO_ANSWER });
+  }
+
+  /**
+   * What this replica keeps for verification, newest first: a customer's own journal, or (no
+   * customer) its last `capacity` requests of everyone, each with what it sent, masked.
+   */
+  records(customerId?: string): JournalRecord[] {
+    if (customerId !== undefined) return (this.byCustomer.get(customerId)?.newestFirst() ?? []).map(recordOf);
+    const out: JournalRecord[] = [];
+    for (let i = 1; i <= this.capacity; i++) {
+      const at = (this.keptNext - i + this.capacity) % this.capacity;
+      const exchange = this.kept[at];
+      const entry = this.keptEntries[at];
+      if (!exchange || !entry) break;
+      out.push(recordOf({ entry, exchange }));
+    }
+    return out;
+  }
+
+  /** Forgets one customer's own journal (its reset); the journal of everyone keeps its entries. */
+  forgetCustomer(customerId: string): void {
+    this.byCustomer.delete(customerId);
   }
 
   /** Sends this replica's queued entries to the shared journal (before it is read). */
@@ -128,7 +216,9 @@ export class Journal {
   clear(): void {
     this.keptIds.fill(undefined);
     this.kept.fill(undefined);
+    this.keptEntries.fill(undefined);
     this.keptNext = 0;
+    this.byCustomer.clear();
     this.ring.fill(undefined);
     this.next = 0;
     this.count = 0;

@@ -9,7 +9,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock';
 import { ServiceError } from '../errors/catalogue';
-import { applyFault } from './fault-middleware';
+import { applyFault, customerOfToken } from './fault-middleware';
 import type { FaultRegistry } from './faults';
 import type { Journal } from './journal';
 import { jsonBodyReader } from './body';
@@ -80,8 +80,9 @@ export function serviceListener(door: FrontDoor): RequestListener {
     }
     // No fault known (the usual case): no await on the way.
     // Stryker disable next-line ConditionalExpression: take() on an empty registry finds nothing; the size test only spares an await.
-    const action = door.faults.size === 0 ? undefined : await door.faults.take(method, path);
-    if (action && (await applyFault(action, req, res, door.logger))) return;
+    const customerOf = door.faults.size === 0 ? undefined : customerOfToken(door.deps.services.tokens, req.headers.authorization);
+    const action = customerOf && (await door.faults.take(method, path, customerOf));
+    if (action && (await applyFault(action, req, res, door.logger, customerOf))) return;
     const params = decodeParams(match.params);
     const queryStart = url.indexOf('?');
     // Express 5's default ("simple") query parser is node:querystring: the same values here.

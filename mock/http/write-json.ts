@@ -4,8 +4,8 @@
 import type { ServerResponse } from 'node:http';
 import { localsOf } from './request-id';
 
-/** Writes `json`, the JSON of `body` (both undefined for an answer without a body). */
-export function writeJson(res: ServerResponse, status: number, json: string | undefined, body?: unknown): void {
+/** Writes `json`, the JSON of `body` as text or UTF-8 bytes (both undefined for an answer without a body). */
+export function writeJson(res: ServerResponse, status: number, json: string | Buffer | undefined, body?: unknown): void {
   if (json === undefined) {
     res.statusCode = status;
     res.end();
@@ -15,6 +15,9 @@ export function writeJson(res: ServerResponse, status: number, json: string | un
   const locals = localsOf(res);
   locals.responseJson = json;
   locals.responseBody = body;
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': typeof json === 'string' ? Buffer.byteLength(json) : json.length,
+  });
   res.end(json);
 }

@@ -51,13 +51,21 @@ export class ControlClient {
   }
 
   /** Calls one control operation by its operationId; throws a ControlError unless it succeeds. */
-  async call<K extends Id>(operationId: K, params: PathOf<ControlOperations[K]>, body?: BodyOf<ControlOperations[K]>): Promise<unknown> {
+  async call<K extends Id>(
+    operationId: K,
+    params: PathOf<ControlOperations[K]>,
+    body?: BodyOf<ControlOperations[K]>,
+    /** Query parameters; those undefined are left out. */
+    query?: Record<string, string | number | undefined>,
+  ): Promise<unknown> {
     const route = this.routes.get(operationId);
     if (!route) throw new Error(`fos-mock: the control document has no operation ${operationId}`);
     const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
       encodeURIComponent(String((params as Record<string, unknown>)[name])),
     );
-    const answer = await this.client.send(route.method, path, { body });
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+    const answer = await this.client.send(route.method, search.size > 0 ? `${path}?${search.toString()}` : path, { body });
     if (answer.status < 200 || answer.status > 299) throw new ControlError(operationId, answer.status, answer.body);
     return answer.body;
   }
@@ -132,7 +140,97 @@ export class ControlClient {
   /** Resolves when every queued webhook delivery has been attempted (retries not yet due excepted). */
   webhooksIdle = async () => (await this.call('waitForWebhooks', {})) as Control['schemas']['IdleResult'];
 
+  // --- Issue 44: verification and per-customer handles (appended section) ---
+  /** The journal filtered (customer, method, path template or pattern, status or `4xx`, mock-time range), newest first. */
+  journalWhere = async (filter: JournalFilter) =>
+    ((await this.call('getJournal', {}, undefined, filter)) as Control['schemas']['Journal']).data;
+  /** Whether `count` requests matched the pattern, which, and the near misses when too few did. */
+  verifyRequests = async (verification: RequestVerification) =>
+    (await this.call('verifyRequests', {}, { nearMisses: 3, ...verification })) as RequestVerdict;
+  /** The same for webhook messages (event type, subscription, customer, status, attempts, payload). */
+  verifyDeliveries = async (verification: DeliveryVerification) =>
+    (await this.call('verifyDeliveries', {}, { nearMisses: 3, ...verification })) as DeliveryVerdict;
+  /** One customer back to the data it was created with; no one else touched. */
+  resetCustomer = async (customerId: string) =>
+    (await this.call('resetCustomer', { customerId })) as Control['schemas']['CustomerResetResult'];
+  /** A customer of its own for one test, with helpers scoped to it (faults, verify, deliveries, reset). */
+  customer = async (name?: string) => new CustomerHandle(this, await this.newCustomer(name));
+
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+// --- Issue 44: verification and per-customer handles (appended section) ---
+
+export type JournalFilter = NonNullable<ControlOperations['getJournal']['parameters']['query']>;
+/** `nearMisses` defaults to 3. */
+export type RequestVerification = Omit<Control['schemas']['RequestVerification'], 'nearMisses'> & { nearMisses?: number };
+export type DeliveryVerification = Omit<Control['schemas']['DeliveryVerification'], 'nearMisses'> & { nearMisses?: number };
+export type RequestVerdict = Control['schemas']['RequestVerificationResult'];
+export type DeliveryVerdict = Control['schemas']['DeliveryVerificationResult'];
+export type CountExpectation = Control['schemas']['CountExpectation'];
+export type RequestPattern = Control['schemas']['RequestPattern'];
+export type DeliveryPattern = Control['schemas']['DeliveryPattern'];
+
+/**
+ * One test's customer on a shared mock: its credentials, and the control helpers scoped to it, so
+ * tests running at once against one mock neither see nor disturb each other. A customer clock
+ * (`clock.advance`) joins these once customers have clocks of their own.
+ */
+export class CustomerHandle {
+  readonly customerId: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Its accounts (copies of demo-client's, in the fixtures' order) and beneficiaries. */
+  readonly accounts: string[];
+  readonly beneficiaries: string[];
+
+  constructor(
+    private readonly control: ControlClient,
+    created: Control['schemas']['CustomerCreated'],
+  ) {
+    ({
+      customerId: this.customerId,
+      clientId: this.clientId,
+      clientSecret: this.clientSecret,
+      accounts: this.accounts,
+      beneficiaries: this.beneficiaries,
+    } = created);
+  }
+
+  /** Faults that act only on requests with this customer's token. */
+  readonly faults = {
+    add: async (fault: Omit<Control['schemas']['FaultCreate'], 'customerId'>) =>
+      this.control.injectFault({ ...fault, customerId: this.customerId }),
+    list: async () =>
+      ((await this.control.call('listFaults', {}, undefined, { customerId: this.customerId })) as Control['schemas']['FaultList']).data,
+    clear: async () => void (await this.control.call('deleteAllFaults', {}, undefined, { customerId: this.customerId })),
+  };
+
+  /** This customer's own journal, filtered; other customers' traffic never pushes it out. */
+  journal = async (filter: Omit<JournalFilter, 'customerId'> = {}) => this.control.journalWhere({ ...filter, customerId: this.customerId });
+
+  /** Verifies this customer's requests (at least one when `count` is absent); resolves with the verdict, ok or not. */
+  verify = async (request: Omit<RequestPattern, 'customerId'>, count?: CountExpectation, nearMisses?: number) =>
+    this.control.verifyRequests({
+      request: { ...request, customerId: this.customerId },
+      ...(count ? { count } : {}),
+      ...(nearMisses === undefined ? {} : { nearMisses }),
+    });
+
+  /** This customer's webhook messages. */
+  readonly deliveries = {
+    verify: async (delivery: Omit<DeliveryPattern, 'customerId'>, count?: CountExpectation, nearMisses?: number) =>
+      this.control.verifyDeliveries({
+        delivery: { ...delivery, customerId: this.customerId },
+        ...(count ? { count } : {}),
+        ...(nearMisses === undefined ? {} : { nearMisses }),
+      }),
+    /** Resolves when every queued delivery (of every customer) has been attempted; retries not yet due excepted. */
+    idle: async () => this.control.webhooksIdle(),
+  };
+
+  /** Back to the data it was created with (records, balances, keys, faults, journal); credentials kept. */
+  reset = async () => this.control.resetCustomer(this.customerId);
 }

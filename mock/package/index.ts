@@ -3,3 +3,15 @@
 export { startMock, type RunningMock, type StartMockOptions } from './start-mock';
 export { ControlClient, ControlError } from './control-client';
 export { ConfigError, defaultConfig, type Config, type RateLimit } from '../config';
+// Issue 44: a mock started elsewhere, per-test customers, verification and its assertions.
+export { connectMock, type ConnectOptions } from './connect-mock';
+export {
+  CustomerHandle,
+  type CountExpectation,
+  type DeliveryPattern,
+  type DeliveryVerdict,
+  type JournalFilter,
+  type RequestPattern,
+  type RequestVerdict,
+} from './control-client';
+export { assertVerified, describeVerdict, VerificationError, verificationMatchers } from './assertions';

@@ -6,7 +6,7 @@ import { EXECUTION_LOG_FIELDS, FilterSyntaxError, matchesFilter, parseFilter, ty
 import { RESOURCE_EVENTS, RESOURCE_NAMES } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { ExecutionLog, Schemas, Subscription, SubscriptionRecord } from '../domain/records';
-import { allPublic, DOES_NOT_RESOLVE, hostToResolve, RESOLVES_TO_NON_PUBLIC, urlProblem, type ResolvedAddress } from '../domain/url-policy';
+import { resolutionNeeded, resolvedProblem, urlProblem, type ResolvedAddress } from '../domain/url-policy';
 import type { Deps } from './deps';
 import { ownSubscription } from './ownership';
 
@@ -114,32 +114,31 @@ export class SubscriptionService {
   }
 
   /**
-   * Why a delivery to the URL must not be attempted now, or undefined to go ahead: under the
-   * production policy the host name is resolved again before every attempt, so a name that
-   * has come to point at a non-public address since the subscription was made (DNS rebinding)
-   * is refused. A URL the policy refuses outright (a subscription restored from a snapshot of
-   * a mock with another policy) is refused too.
+   * Why a delivery to the URL must not be attempted now, or undefined to go ahead: a host name is
+   * resolved again before every attempt, so a name that has come to point elsewhere since the
+   * subscription was made (DNS rebinding) is refused: under production to a non-public address,
+   * under development plain HTTP to a public one. A URL the policy refuses outright (a
+   * subscription restored from a snapshot of a mock with another policy) is refused too.
    */
   async deliveryRefusal(url: string): Promise<string | undefined> {
     const policy = this.deps.config.urlPolicy;
     const problem = urlProblem(url, policy);
     if (problem) return `refused: the URL ${problem}`;
-    const host = hostToResolve(url, policy);
-    if (host === undefined) return undefined;
-    const addresses = await this.resolve(host);
+    const resolution = resolutionNeeded(url, policy);
+    if (resolution === undefined) return undefined;
+    const addresses = await this.resolve(resolution.host);
     if (addresses === undefined) return 'host not found';
-    return allPublic(addresses) ? undefined : 'refused: the URL resolves to a non-public address';
+    if (resolvedProblem(addresses, resolution.must) === undefined) return undefined;
+    return resolution.must === 'public'
+      ? 'refused: the URL resolves to a non-public address'
+      : 'refused: plain HTTP to a URL that resolves to a public address (accepted only for loopback and private receivers)';
   }
 
   private async checkUrl(url: string): Promise<void> {
     const policy = this.deps.config.urlPolicy;
     let problem = urlProblem(url, policy);
-    const host = problem ? undefined : hostToResolve(url, policy);
-    if (host !== undefined) {
-      const addresses = await this.resolve(host);
-      if (addresses === undefined) problem = DOES_NOT_RESOLVE;
-      else if (!allPublic(addresses)) problem = RESOLVES_TO_NON_PUBLIC;
-    }
+    const resolution = problem ? undefined : resolutionNeeded(url, policy);
+    if (resolution !== undefined) problem = resolvedProblem(await this.resolve(resolution.host), resolution.must);
     if (problem) throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.url', message: problem }] });
   }
 

@@ -180,6 +180,8 @@ export interface JestOptions {
   args?: string[];
   /** Echo jest's output as it comes. */
   echo?: boolean;
+  /** Test files run at once, each in a jest worker (default: one after another, --runInBand). */
+  workers?: number;
   timeoutMs?: number;
 }
 
@@ -190,7 +192,7 @@ export async function runJest(options: JestOptions = {}): Promise<JestRun> {
   const args = [
     projectPath('node_modules', 'jest', 'bin', 'jest.js'),
     ...(options.patterns ?? ['contract-tests']),
-    '--runInBand',
+    options.workers ? `--maxWorkers=${options.workers}` : '--runInBand',
     '--json',
     `--outputFile=${outputFile}`,
     ...(options.args ?? []),
@@ -259,8 +261,10 @@ export function runSuite(
   reportDir: string,
   patterns: string[],
   env: Record<string, string | undefined> = {},
+  workers?: number,
 ): Promise<JestRun> {
   return runJest({
+    workers,
     patterns: patterns.length ? patterns : ['contract-tests'],
     echo: true,
     args: ['--reporters=default', '--reporters=./contract-tests/support/contract-reporter.js'],

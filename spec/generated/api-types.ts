@@ -386,7 +386,8 @@ export interface paths {
          *     otherwise `resources` is required, has at least one entry and each resource name
          *     appears once (a repeated name answers 400 VALIDATION_ERROR). `allowRetry` retries
          *     failed deliveries. The seed asks for HTTPS URLs reachable from the public internet;
-         *     the mock also accepts `http://` URLs on loopback for local development.
+         *     under its development URL policy (the default) the mock also accepts `http://` URLs to
+         *     loopback and private addresses, for receivers on the same machine or in another container.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -1432,7 +1433,7 @@ export interface components {
         SubscriptionCreate: {
             /**
              * Format: uri
-             * @description Seed - HTTPS, reachable from the public internet. The mock also accepts http:// on loopback.
+             * @description Seed - HTTPS, reachable from the public internet. The mock (development URL policy) also accepts http:// to loopback and private addresses.
              */
             url: string;
             /**

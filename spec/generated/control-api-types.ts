@@ -731,7 +731,7 @@ export interface paths {
         };
         /**
          * The active faults
-         * @description Every active fault, oldest first, with how often it fired.
+         * @description Every active fault, oldest first, with how often it fired; with `customerId`, only the faults scoped to that customer.
          */
         get: operations["listFaults"];
         put?: never;
@@ -748,12 +748,15 @@ export interface paths {
          *     destroyed without an answer). `times`: the next N matching requests, then the fault
          *     removes itself; `percent`: each matching request with that probability (0 never,
          *     100 always); both may be combined (N firings, each with that probability). A request
-         *     gets at most one fault: the oldest that matches and fires.
+         *     gets at most one fault: the oldest that matches and fires. With `customerId` the fault
+         *     acts only on requests whose bearer token is that customer's (a request without a valid
+         *     token is not that customer's), so tests sharing one mock do not hit each other's faults;
+         *     an unknown customer is 404.
          */
         post: operations["createFault"];
         /**
          * Remove every fault
-         * @description Removes every fault.
+         * @description Removes every fault; with `customerId`, only the faults scoped to that customer (the others stay).
          */
         delete: operations["deleteAllFaults"];
         options?: never;
@@ -797,7 +800,11 @@ export interface paths {
         /**
          * The last requests answered
          * @description Every request the mock received (service and control API alike), newest first; the last
-         *     1000 are kept. Reads of what the inspector shows (GET of `/_mock/journal`, `/_mock/state`,
+         *     1000 are kept. With `customerId`, that customer's own journal instead: its last 500
+         *     authenticated requests, which other customers' traffic does not push out (the 200 customers
+         *     most recently seen keep one). The filters `method`, `path` (a template such as
+         *     `/v1/operations/{operationId}`, or a pattern with `*` and `**`), `status` (`201`, or a class
+         *     such as `4xx`), `from` and `to` (mock time, inclusive) all apply; `limit` counts what is left. Reads of what the inspector shows (GET of `/_mock/journal`, `/_mock/state`,
          *     `/_mock/deliveries`, `/_mock/jobs`, `/_mock/live`, `/_mock/inspector`) are not recorded:
          *     looking does not change what is looked at. A request is recorded when its answer is finished (or its connection
          *     closed: status 0), so this call is not in its own answer. `fault` names the injected
@@ -1013,6 +1020,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_mock/journal/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify how many requests matched a pattern
+         * @description Counts the journal's requests that match `request` (every field given must hold: method,
+         *     `path` as a template or a `*`/`**` pattern, `customerId`, `status`, body fields by JSON
+         *     path and headers, each with `equals`, `contains` or `matches` - a regular expression of
+         *     at most 200 characters) and checks the count against `count` (`exactly`, `atLeast`,
+         *     `atMost`; at least 1 when absent). `ok` says whether it holds; `matches` lists the
+         *     requests that matched, newest first. When it does not hold, `nearMisses` lists the
+         *     requests that came closest (fewest differences, then newest), each with every
+         *     `difference` (the field, what was expected, what was sent), like WireMock's near misses.
+         *     With `customerId` the customer's own journal is searched (its last 500, not pushed out
+         *     by others); without, the last 1000 requests of the mock. Bodies and headers are matched
+         *     as the journal shows them: credentials masked (`Bearer ***wxyz`, `"clientSecret": "***"`).
+         */
+        post: operations["verifyRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/deliveries/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify how many webhook messages matched a pattern
+         * @description Counts the webhook messages (each with all its attempts) that match `delivery`: the
+         *     customer, the subscription, the event type, the status of the latest attempt (SUCCESS
+         *     or FAILED), how many attempts were made (`exactly`, `atLeast`, `atMost`) and payload
+         *     fields by JSON path; then checks the count as `POST /_mock/journal/verify` does, with
+         *     the matching messages and, when it does not hold, the near misses and how each differs.
+         *     The newest 100 messages of each subscription are searched. Wait for deliveries first
+         *     (`POST /_mock/webhooks/idle`); retries not yet due are not made by waiting.
+         */
+        post: operations["verifyDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/customers/{customerId}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer (a fixture customer or one made by `POST /_mock/customers`).
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One customer back to the data it was created with
+         * @description Puts one customer back as it was created, touching no other customer: its records
+         *     (accounts, quotes, operations, beneficiaries, subscriptions and their delivery logs)
+         *     are removed and the ones it was created with written again under the same ids (a
+         *     fixture customer's from the fixtures, a customer made by `POST /_mock/customers` from
+         *     the copies made then), with their balances; its idempotency keys, the faults scoped to
+         *     it, its journal and its pending jobs (auto-settlements, webhook deliveries and retries)
+         *     are dropped. Its credentials stay. Requests in flight for that customer while it runs
+         *     may leave what they write.
+         */
+        post: operations["resetCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1194,6 +1290,8 @@ export interface components {
             drop?: boolean;
             times?: number;
             percent?: number;
+            /** @description Only requests carrying this customer's bearer token (issue 44). */
+            customerId?: components["schemas"]["Uuid"];
         } & ((unknown | unknown | {
             /** @constant */
             drop: true;
@@ -1216,6 +1314,8 @@ export interface components {
             /** @description How many requests it acted on. */
             hits: number;
             createdAt: components["schemas"]["Timestamp"];
+            /** @description The customer it is scoped to; absent for a fault on every request. */
+            customerId?: components["schemas"]["Uuid"];
         };
         FaultList: {
             data: components["schemas"]["Fault"][];
@@ -1435,6 +1535,131 @@ export interface components {
                 };
             }[];
         };
+        /** @description How many are expected; `exactly`, or `atLeast` and/or `atMost`. At least 1 when absent. */
+        CountExpectation: {
+            exactly?: number;
+            atLeast?: number;
+            atMost?: number;
+        };
+        /** @description A body field by JSON path (`$.a.b`, `$.items[0].id`; `$` is the whole body) and one of `equals` (any JSON value; a string also equals a number written the same), `contains` (a substring of the value as text) or `matches` (a regular expression the value as text must match). */
+        FieldMatcher: {
+            path: string;
+            equals?: unknown;
+            contains?: string;
+            matches?: string;
+        } & (unknown | unknown | unknown);
+        /** @description A request header by name (any case) and what its value must be. */
+        HeaderMatcher: {
+            name: string;
+            equals?: string;
+            contains?: string;
+            matches?: string;
+        } & (unknown | unknown | unknown);
+        /** @description What a request must be to match; every field given must hold. */
+        RequestPattern: {
+            method?: components["schemas"]["HttpMethod"];
+            /** @description A template (`/v1/operations/{operationId}`) or a pattern (`*`, `**`). */
+            path?: string;
+            customerId?: components["schemas"]["Uuid"];
+            /** @description The status answered (`201`) or its class (`2xx`). */
+            status?: string;
+            body?: components["schemas"]["FieldMatcher"][];
+            headers?: components["schemas"]["HeaderMatcher"][];
+        };
+        RequestVerification: {
+            request: components["schemas"]["RequestPattern"];
+            count?: components["schemas"]["CountExpectation"];
+            /**
+             * @description At most this many near misses when the count does not hold.
+             * @default 3
+             */
+            nearMisses: number;
+        };
+        Difference: {
+            /** @description What differs - `method`, `path`, `customerId`, `status`, `body.<JSON path>`, `headers.<name>`, `eventType`, `subscriptionId`, `attempts`, `payload.<JSON path>`. */
+            field: string;
+            /** @description What the pattern asked for, in words. */
+            expected: string;
+            /** @description What was there (absent when nothing was). */
+            actual?: unknown;
+        };
+        /** @description A journal entry with the request as sent (query, headers and body, credentials masked) when this replica still keeps it. */
+        VerifiedRequest: components["schemas"]["JournalEntry"];
+        RequestNearMiss: {
+            entry: components["schemas"]["VerifiedRequest"];
+            differences: components["schemas"]["Difference"][];
+        };
+        RequestVerificationResult: {
+            ok: boolean;
+            /** @description How many matched. */
+            count: number;
+            expected: components["schemas"]["CountExpectation"];
+            /** @description How many requests were looked at. */
+            searched: number;
+            /** @description The outcome in one sentence, for a test's failure message. */
+            message: string;
+            matches: components["schemas"]["VerifiedRequest"][];
+            nearMisses: components["schemas"]["RequestNearMiss"][];
+        };
+        /** @description What a webhook message must be to match; every field given must hold. */
+        DeliveryPattern: {
+            customerId?: components["schemas"]["Uuid"];
+            subscriptionId?: components["schemas"]["Uuid"];
+            eventType?: string;
+            /**
+             * @description The status of the message's latest attempt.
+             * @enum {string}
+             */
+            status?: "SUCCESS" | "FAILED";
+            attempts?: components["schemas"]["CountExpectation"];
+            payload?: components["schemas"]["FieldMatcher"][];
+        };
+        DeliveryVerification: {
+            delivery: components["schemas"]["DeliveryPattern"];
+            count?: components["schemas"]["CountExpectation"];
+            /** @default 3 */
+            nearMisses: number;
+        };
+        VerifiedDelivery: {
+            messageId: string;
+            subscriptionId: components["schemas"]["Uuid"];
+            customerId: string;
+            eventType: string;
+            /**
+             * @description The latest attempt's.
+             * @enum {string}
+             */
+            status: "SUCCESS" | "FAILED";
+            /** @description How many attempts were made. */
+            attempts: number;
+            /** @description The latest attempt's answer; 0 when none came. */
+            httpStatus: number;
+            at: components["schemas"]["Timestamp"];
+            /** @description The JSON delivered, parsed. */
+            payload?: unknown;
+        };
+        DeliveryNearMiss: {
+            delivery: components["schemas"]["VerifiedDelivery"];
+            differences: components["schemas"]["Difference"][];
+        };
+        DeliveryVerificationResult: {
+            ok: boolean;
+            count: number;
+            expected: components["schemas"]["CountExpectation"];
+            searched: number;
+            message: string;
+            matches: components["schemas"]["VerifiedDelivery"][];
+            nearMisses: components["schemas"]["DeliveryNearMiss"][];
+        };
+        CustomerResetResult: {
+            /** @constant */
+            status: "reset";
+            customerId: components["schemas"]["Uuid"];
+            /** @description Accounts it holds again. */
+            accounts: number;
+            /** @description Beneficiaries it holds again. */
+            beneficiaries: number;
+        };
     };
     responses: {
         /** @description HOST_NOT_ALLOWED - the request's Host is not a loopback name or address, the address the mock listens on, or a host of ALLOWED_HOSTS; or CROSS_SITE_REQUEST - a change sent from another site (an Origin whose host is not allowed, or Sec-Fetch-Site cross-site). The control API answers only the machine it is meant for. */
@@ -1619,6 +1844,41 @@ export interface components {
          * @example 20
          */
         JournalLimit: number;
+        /**
+         * @description Only this customer's requests, from its own journal (its last 500, not pushed out by other customers).
+         * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+         */
+        JournalCustomerId: components["schemas"]["Uuid"];
+        /**
+         * @description Only requests with this method.
+         * @example POST
+         */
+        JournalMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+        /**
+         * @description Only requests whose path matches - a template (`/v1/operations/{operationId}`, each `{name}` one segment) or a pattern (`*` within a segment, `**` across segments).
+         * @example /v1/operations/{operationId}
+         */
+        JournalPath: string;
+        /**
+         * @description Only requests answered with this status (`201`), or this class (`4xx`); `0` for dropped connections.
+         * @example 4xx
+         */
+        JournalStatus: string;
+        /**
+         * @description Only requests received at or after this instant of mock time.
+         * @example 2026-11-21T12:00:00.000Z
+         */
+        JournalFrom: components["schemas"]["Timestamp"];
+        /**
+         * @description Only requests received at or before this instant of mock time.
+         * @example 2026-11-21T13:00:00.000Z
+         */
+        JournalTo: components["schemas"]["Timestamp"];
+        /**
+         * @description Only the faults scoped to this customer.
+         * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+         */
+        FaultCustomerId: components["schemas"]["Uuid"];
     };
     requestBodies: never;
     headers: {
@@ -2808,7 +3068,13 @@ export interface operations {
     };
     listFaults: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only the faults scoped to this customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId?: components["parameters"]["FaultCustomerId"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2877,13 +3143,20 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteAllFaults: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only the faults scoped to this customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId?: components["parameters"]["FaultCustomerId"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2942,6 +3215,36 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["JournalLimit"];
+                /**
+                 * @description Only this customer's requests, from its own journal (its last 500, not pushed out by other customers).
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId?: components["parameters"]["JournalCustomerId"];
+                /**
+                 * @description Only requests with this method.
+                 * @example POST
+                 */
+                method?: components["parameters"]["JournalMethod"];
+                /**
+                 * @description Only requests whose path matches - a template (`/v1/operations/{operationId}`, each `{name}` one segment) or a pattern (`*` within a segment, `**` across segments).
+                 * @example /v1/operations/{operationId}
+                 */
+                path?: components["parameters"]["JournalPath"];
+                /**
+                 * @description Only requests answered with this status (`201`), or this class (`4xx`); `0` for dropped connections.
+                 * @example 4xx
+                 */
+                status?: components["parameters"]["JournalStatus"];
+                /**
+                 * @description Only requests received at or after this instant of mock time.
+                 * @example 2026-11-21T12:00:00.000Z
+                 */
+                from?: components["parameters"]["JournalFrom"];
+                /**
+                 * @description Only requests received at or before this instant of mock time.
+                 * @example 2026-11-21T13:00:00.000Z
+                 */
+                to?: components["parameters"]["JournalTo"];
             };
             header?: never;
             path?: never;
@@ -2987,6 +3290,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3308,6 +3612,196 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestVerification"];
+            };
+        };
+        responses: {
+            /** @description Whether the count holds, the matching requests and, when it does not, the near misses. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "count": 1,
+                     *       "expected": {
+                     *         "exactly": 2
+                     *       },
+                     *       "searched": 7,
+                     *       "message": "Expected exactly 2 requests matching POST /v1/quotes, found 1.",
+                     *       "matches": [
+                     *         {
+                     *           "requestId": "0b8f1f7e-2a8c-4e55-9f0a-7a3c2b1d4e5f",
+                     *           "method": "POST",
+                     *           "path": "/v1/quotes",
+                     *           "status": 201,
+                     *           "latencyMs": 1.2,
+                     *           "at": "2026-11-21T12:00:02.000Z",
+                     *           "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f"
+                     *         }
+                     *       ],
+                     *       "nearMisses": [
+                     *         {
+                     *           "entry": {
+                     *             "requestId": "9d3c4b5a-6f7e-4d8c-9b0a-1c2d3e4f5a6b",
+                     *             "method": "POST",
+                     *             "path": "/v1/quotes",
+                     *             "status": 201,
+                     *             "latencyMs": 1.4,
+                     *             "at": "2026-11-21T12:00:01.000Z",
+                     *             "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f"
+                     *           },
+                     *           "differences": [
+                     *             {
+                     *               "field": "body.$.sourceAmount",
+                     *               "expected": "equals \"10.00\"",
+                     *               "actual": "25.00"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestVerificationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "delivery": {
+                 *         "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                 *         "eventType": "OPERATION_COMPLETED",
+                 *         "status": "SUCCESS",
+                 *         "attempts": {
+                 *           "atMost": 1
+                 *         },
+                 *         "payload": [
+                 *           {
+                 *             "path": "$.data.id",
+                 *             "equals": "7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "count": {
+                 *         "exactly": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeliveryVerification"];
+            };
+        };
+        responses: {
+            /** @description Whether the count holds, the matching messages and, when it does not, the near misses. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "count": 1,
+                     *       "expected": {
+                     *         "exactly": 1
+                     *       },
+                     *       "searched": 3,
+                     *       "message": "Expected exactly 1 delivery matching OPERATION_COMPLETED, found 1.",
+                     *       "matches": [
+                     *         {
+                     *           "messageId": "msg_2f8c1a",
+                     *           "subscriptionId": "2c5ea4c0-4067-11e9-8bad-9b1deb4d3b7d",
+                     *           "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                     *           "eventType": "OPERATION_COMPLETED",
+                     *           "status": "SUCCESS",
+                     *           "attempts": 1,
+                     *           "httpStatus": 200,
+                     *           "at": "2026-11-21T12:00:05.000Z",
+                     *           "payload": {
+                     *             "type": "OPERATION_COMPLETED"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nearMisses": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryVerificationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer (a fixture customer or one made by `POST /_mock/customers`).
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer is as it was created. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "reset",
+                     *       "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                     *       "accounts": 3,
+                     *       "beneficiaries": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerResetResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

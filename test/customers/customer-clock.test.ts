@@ -333,6 +333,19 @@ describe('refusals, customers on the mock’s clock, and snapshots', () => {
     });
   });
 
+  it('a reset of one customer puts its own clock back to its start, and leaves another’s where it stands', async () => {
+    const own = await newCustomer(h, { start: iso(OWN_START), frozen: true });
+    const other = await newCustomer(h, { start: iso(OWN_START), frozen: true });
+    await control(h).post(`/customers/${own.customerId}/clock/advance`, { by: '2h' }).expect(200);
+    await control(h).post(`/customers/${other.customerId}/clock/advance`, { by: '1h' }).expect(200);
+    await control(h).post(`/customers/${own.customerId}/reset`).expect(200);
+    expect((await control(h).get(`/customers/${own.customerId}/clock`).expect(200)).body).toMatchObject({
+      now: iso(OWN_START),
+      frozen: true,
+    });
+    expect((await control(h).get(`/customers/${other.customerId}/clock`).expect(200)).body.now).toBe(iso(OWN_START + 3_600_000));
+  });
+
   it('a reset forgets the customers made since, with their clocks', async () => {
     const own = await newCustomer(h, { frozen: true });
     await control(h).post('/reset').expect(200);

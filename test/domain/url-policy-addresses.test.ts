@@ -1,27 +1,66 @@
 // Subscription URL policy details: the development policy explains why plain HTTP was refused,
-// only production resolves host names (never a URL that does not parse), and resolved addresses
+// which host names are resolved and what their addresses must be (production: all public; plain
+// HTTP under development: all private; never a URL that does not parse), and resolved addresses
 // are all public only when there is at least one, each readable, zone ids aside.
 import { describe, expect, it } from '@jest/globals';
-import { allPublic, hostToResolve, urlProblem } from '../../mock/domain/url-policy';
+import { allPublic, resolutionNeeded, resolvedProblem, urlProblem } from '../../mock/domain/url-policy';
 
 describe('plain HTTP', () => {
-  it('to a non-loopback host, development says HTTPS is needed except for loopback receivers', () => {
-    expect(urlProblem('http://example.com/hook', 'development')).toBe(
-      'must use HTTPS (plain HTTP is accepted only for loopback receivers)',
+  it('to a public address, development says HTTPS is needed except for loopback and private receivers', () => {
+    expect(urlProblem('http://93.184.216.34/hook', 'development')).toBe(
+      'must use HTTPS (plain HTTP is accepted only for loopback and private receivers)',
     );
     expect(urlProblem('http://example.com/hook', 'production')).toBe('must use HTTPS');
     expect(urlProblem('http://127.0.0.1:8080/hook', 'production')).toBe('must use HTTPS');
     expect(urlProblem('http://127.0.0.1:8080/hook', 'development')).toBeUndefined();
+    expect(urlProblem('http://10.88.0.1:9000/hooks', 'production')).toBe('must use HTTPS');
+  });
+
+  it('to a name, development leaves it to what the name resolves to', () => {
+    expect(urlProblem('http://receiver:9000/hooks', 'development')).toBeUndefined();
+    expect(resolutionNeeded('http://receiver:9000/hooks', 'development')).toEqual({ host: 'receiver', must: 'private' });
   });
 });
 
-describe('which host is resolved', () => {
-  it('a host name under production, nothing for an address literal, development or a URL that does not parse', () => {
-    expect(hostToResolve('https://hooks.example.com/x', 'production')).toBe('hooks.example.com');
-    expect(hostToResolve('https://93.184.216.34/x', 'production')).toBeUndefined();
-    expect(hostToResolve('https://[2606:4700::1111]/x', 'production')).toBeUndefined();
-    expect(hostToResolve('https://hooks.example.com/x', 'development')).toBeUndefined();
-    expect(hostToResolve('not a url', 'production')).toBeUndefined();
+describe('which host is resolved, and what its addresses must be', () => {
+  it('a host name under production (all public); under development a plain-HTTP name other than localhost (all private)', () => {
+    expect(resolutionNeeded('https://hooks.example.com/x', 'production')).toEqual({ host: 'hooks.example.com', must: 'public' });
+    expect(resolutionNeeded('http://host.docker.internal:9000/hooks', 'development')).toEqual({
+      host: 'host.docker.internal',
+      must: 'private',
+    });
+  });
+
+  it('nothing for an address literal, HTTPS or localhost under development, or a URL that does not parse', () => {
+    expect(resolutionNeeded('https://93.184.216.34/x', 'production')).toBeUndefined();
+    expect(resolutionNeeded('https://[2606:4700::1111]/x', 'production')).toBeUndefined();
+    expect(resolutionNeeded('http://10.0.0.5/x', 'development')).toBeUndefined();
+    expect(resolutionNeeded('https://hooks.example.com/x', 'development')).toBeUndefined();
+    expect(resolutionNeeded('http://localhost:9000/x', 'development')).toBeUndefined();
+    expect(resolutionNeeded('not a url', 'production')).toBeUndefined();
+  });
+
+  const at = (...addresses: string[]) => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+
+  it('a plain-HTTP name is accepted when every address is loopback, private or link-local', () => {
+    expect(resolvedProblem(at('10.89.0.7'), 'private')).toBeUndefined();
+    expect(resolvedProblem(at('172.17.0.1', 'fd00::7'), 'private')).toBeUndefined();
+    expect(resolvedProblem(at('127.0.0.1', '::1'), 'private')).toBeUndefined();
+    expect(resolvedProblem(at('169.254.1.2', 'fe80::1%eth0'), 'private')).toBeUndefined();
+  });
+
+  it('and refused when one address is public, unspecified or multicast, or the name does not resolve, saying which', () => {
+    expect(resolvedProblem(at('10.0.0.1', '93.184.216.34'), 'private')).toBe(
+      'must use HTTPS (plain HTTP is accepted only for loopback and private receivers; its host name resolves to a public address)',
+    );
+    expect(resolvedProblem(at('0.0.0.0'), 'private')).toMatch(/resolves to a public address/);
+    expect(resolvedProblem(at('224.0.0.1'), 'private')).toMatch(/resolves to a public address/);
+    expect(resolvedProblem(undefined, 'private')).toBe(
+      'must use HTTPS (plain HTTP is accepted only for loopback and private receivers; its host name does not resolve)',
+    );
+    expect(resolvedProblem([], 'public')).toBe('must reach a public address (its host name does not resolve)');
+    expect(resolvedProblem(at('10.0.0.1'), 'public')).toMatch(/resolves to a loopback, private or link-local address/);
+    expect(resolvedProblem(at('93.184.216.34'), 'public')).toBeUndefined();
   });
 });
 

@@ -24,16 +24,23 @@ describe('development URL policy', () => {
   });
 
   it.each([
-    'http://hooks.example.com/fos',
     'http://10.0.0.5/hook',
     'http://192.168.1.20/hook',
-    'http://0.0.0.0:3000/hook',
+    'http://172.17.0.1:9000/hook',
+    'http://10.88.0.3:9000/hook',
+    'http://169.254.10.1/hook',
     'http://[::ffff:10.0.0.1]/hook',
-    'http://localhost.example.com/hook',
-    'http://128.0.0.1/hook',
-  ])('refuses plain HTTP to the non-loopback host %s', (url) => {
-    expect(urlProblem(url, 'development')).toMatch(/HTTPS/);
+    'http://[fd12:3456::1]/hook',
+  ])('accepts plain HTTP to the private receiver %s (another container, the host of a container)', (url) => {
+    expect(urlProblem(url, 'development')).toBeUndefined();
   });
+
+  it.each(['http://93.184.216.34/hook', 'http://0.0.0.0:3000/hook', 'http://128.0.0.1/hook', 'http://[2606:4700::1111]/hook'])(
+    'refuses plain HTTP to the public or unspecified address %s',
+    (url) => {
+      expect(urlProblem(url, 'development')).toMatch(/HTTPS/);
+    },
+  );
 });
 
 describe('production URL policy', () => {

@@ -27,15 +27,15 @@ function failing(message: string) {
 describe('what the encoder writes', () => {
   it('writes a page with data first, then the rest of the envelope', () => {
     const encoder = new ResponseEncoder();
-    expect(encoder.stringify({ meta: { total: 1 }, data: [{ id: 'a' }] })).toBe('{"data":[{"id":"a"}],"meta":{"total":1}}');
+    expect(encoder.serialise({ meta: { total: 1 }, data: [{ id: 'a' }] }).toString()).toBe('{"data":[{"id":"a"}],"meta":{"total":1}}');
   });
 
   it('writes values that are not objects as JSON.stringify does, and an item that has no JSON as null', () => {
     const encoder = new ResponseEncoder();
-    expect(encoder.stringify(null)).toBe('null');
-    expect(encoder.stringify(42)).toBe('42');
-    expect(encoder.stringify('text')).toBe('"text"');
-    expect(encoder.stringify({ data: [undefined, 1] })).toBe('{"data":[null,1]}');
+    expect(encoder.serialise(null).toString()).toBe('null');
+    expect(encoder.serialise(42).toString()).toBe('42');
+    expect(encoder.serialise('text').toString()).toBe('"text"');
+    expect(encoder.serialise({ data: [undefined, 1] }).toString()).toBe('{"data":[null,1]}');
     expect(encoder.encode(operation({}), 204, {}, undefined, false)).toEqual({ json: undefined, violations: [] });
   });
 
@@ -43,18 +43,18 @@ describe('what the encoder writes', () => {
     const encoder = new ResponseEncoder();
     let serialised = 0;
     const record = Object.freeze({ toJSON: () => (serialised++, { id: 'r' }) });
-    expect(encoder.stringify(record)).toBe('{"id":"r"}');
-    expect(encoder.stringify({ data: [record] })).toBe('{"data":[{"id":"r"}]}');
+    expect(encoder.serialise(record).toString()).toBe('{"id":"r"}');
+    expect(encoder.serialise({ data: [record] }).toString()).toBe('{"data":[{"id":"r"}]}');
     expect(serialised).toBe(1);
   });
 
   it("serialises an object that is not frozen afresh every time: a handler's answer may have changed since", () => {
     const encoder = new ResponseEncoder();
     const answer: { id: string; status: string } = { id: 'q', status: 'ACTIVE' };
-    expect(encoder.stringify(answer)).toBe('{"id":"q","status":"ACTIVE"}');
+    expect(encoder.serialise(answer).toString()).toBe('{"id":"q","status":"ACTIVE"}');
     answer.status = 'CONSUMED';
-    expect(encoder.stringify(answer)).toBe('{"id":"q","status":"CONSUMED"}');
-    expect(encoder.stringify({ data: [answer] })).toBe('{"data":[{"id":"q","status":"CONSUMED"}]}');
+    expect(encoder.serialise(answer).toString()).toBe('{"id":"q","status":"CONSUMED"}');
+    expect(encoder.serialise({ data: [answer] }).toString()).toBe('{"data":[{"id":"q","status":"CONSUMED"}]}');
   });
 });
 
@@ -86,7 +86,7 @@ describe('what the encoder checks in strict mode', () => {
     const calls: unknown[] = [];
     const check = (value: unknown): ResponseCheck => (calls.push(value), PASS);
     const encoder = new ResponseEncoder();
-    expect(encoder.encode(operation({ check }), 200, {}, 'text', true)).toEqual({ json: '"text"', violations: [] });
+    expect(encoder.encode(operation({ check }), 200, {}, 'text', true)).toEqual({ json: Buffer.from('"text"'), violations: [] });
     expect(encoder.encode(operation({ check }), 200, {}, 'text', true).violations).toEqual([]);
     expect(calls).toEqual(['text', 'text']);
   });

@@ -2,7 +2,8 @@
 // resolver: no real DNS here) at create and update, and again before every delivery, so a name
 // that resolves, or comes to resolve (DNS rebinding), to a loopback, private, link-local or
 // unspecified address is refused; a name that does not resolve cannot subscribe. Redirects are
-// never followed. The development policy resolves nothing.
+// never followed. The development policy resolves only a plain-HTTP URL's name, whose every
+// address must then be private (a receiver in another container), at create and before each delivery.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ResolvedAddress } from '../../mock/domain/url-policy';
 import type { DeliveryRequest } from '../../mock/webhooks/deliver';
@@ -239,14 +240,45 @@ describe('the development policy', () => {
     await h?.close();
   });
 
-  it('resolves nothing: HTTPS to any name, plain HTTP to loopback only, as before', async () => {
+  it('resolves no HTTPS name and no address literal: HTTPS to any name, plain HTTP to loopback and private addresses', async () => {
     await api.post('/api/subscriptions', { url: 'https://unknown-name.example.com/hooks', resources: operationsOnly }).expect(201);
     await api.post('/api/subscriptions', { url: 'http://127.0.0.1:9/hooks', resources: operationsOnly }).expect(201);
-    await api.post('/api/subscriptions', { url: 'http://hooks.example.com/hooks', resources: operationsOnly }).expect(400);
+    await api.post('/api/subscriptions', { url: 'http://10.88.0.9:9000/hooks', resources: operationsOnly }).expect(201);
+    await api.post('/api/subscriptions', { url: 'http://93.184.216.34/hooks', resources: operationsOnly }).expect(400);
     expect(dns.asked).toEqual([]);
   });
 
+  it('accepts plain HTTP to a name whose every address is private (a receiver in another container), refuses a public one', async () => {
+    dns.set('receiver', '10.89.0.7');
+    dns.set('host.docker.internal', '172.17.0.1');
+    dns.set('hooks.example.com', '93.184.216.34');
+    dns.set('mixed.example.com', '10.0.0.1', '93.184.216.34');
+    await api.post('/api/subscriptions', { url: 'http://receiver:9000/hooks', resources: operationsOnly }).expect(201);
+    await api.post('/api/subscriptions', { url: 'http://host.docker.internal:9000/hooks', resources: operationsOnly }).expect(201);
+    for (const url of ['http://hooks.example.com/hooks', 'http://mixed.example.com/hooks', 'http://nowhere.example.com/hooks']) {
+      const res = await api.post('/api/subscriptions', { url, resources: operationsOnly }).expect(400);
+      expect(res.body.details.fields).toEqual([
+        { field: 'body.url', message: expect.stringMatching(/plain HTTP is accepted only for loopback and private/) },
+      ]);
+    }
+    expect(dns.asked).toEqual(['receiver', 'host.docker.internal', 'hooks.example.com', 'mixed.example.com', 'nowhere.example.com']);
+  });
+
+  it('resolves a plain-HTTP name again before each delivery: one that now points at a public address is not delivered to', async () => {
+    const subscriptions = (await api.get('/v1/subscriptions?limit=100').expect(200)).body.data as Array<{ id: string }>;
+    for (const s of subscriptions) await api.delete(`/v1/subscriptions/${s.id}`).expect(204);
+    dns.set('rebinding', '10.89.0.8');
+    const sub = (await api.post('/api/subscriptions', { url: 'http://rebinding:9/hooks', resources: operationsOnly }).expect(201)).body;
+    dns.set('rebinding', '93.184.216.34');
+    await deposit(api, h);
+    const logs = (await api.get(`/v1/subscriptions/${sub.id}/executionLogs`).expect(200)).body.data;
+    expect(logs[0]).toMatchObject({ status: 'FAILED', httpStatus: 0, error: expect.stringMatching(/resolves to a public address/) });
+    expect(dns.asked.filter((name) => name === 'rebinding')).toHaveLength(2);
+    await api.delete(`/v1/subscriptions/${sub.id}`).expect(204);
+  });
+
   it('a 302 to a private address is logged FAILED and not followed', async () => {
+    const askedBefore = dns.asked.length;
     // The redirect target is a second receiver on loopback, a non-public address: it must never be reached.
     target = await startReceiver();
     receiver = await startReceiver({ fallback: { status: 302, location: target.url.replace('/hooks', '/internal') } });
@@ -259,6 +291,6 @@ describe('the development policy', () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ status: 'FAILED', httpStatus: 302, error: expect.stringMatching(/redirects are not followed/) });
     expect(target.received).toEqual([]);
-    expect(dns.asked).toEqual([]);
+    expect(dns.asked.slice(askedBefore)).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 // Money as money and views that say what to do: balances and amounts read exactly as the API
-// gives them (scale kept: 25020.00, not 25020), deliveries filtered by status, and a mock with
+// gives them (scale kept: 25020.00, not 25020), deliveries filtered by status and by customer, and a mock with
 // nothing in it whose views name the first call to make.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMock, type RunningMock } from '../../mock/package';
 import { describeWithChromium } from './support/chromium-suite';
-import { openSession, openView, requestRow, short, UI_TIMEOUT_MS, VIEWPORT, type Session } from './support/session';
+import { openSession, openView, requestRow, ServiceApi, short, UI_TIMEOUT_MS, VIEWPORT, type Session } from './support/session';
 
 const TEST_TIMEOUT_MS = 30_000;
 
@@ -103,6 +103,36 @@ describeWithChromium('the inspector, money and first steps', (browser) => {
         await panel.getByLabel('Status', { exact: true }).selectOption('');
         await badCard.waitFor();
         await okCard.waitFor();
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    it(
+      "filters deliveries by customer: another customer's subscription goes when this one is picked, and comes back",
+      async () => {
+        const other = await s.mock.control.newCustomer('inspector other customer');
+        const api = await ServiceApi.login(s.mock, other);
+        const subscribed = await api.call<{ id: string }>('POST', '/api/subscriptions', {
+          url: s.receiver.url,
+          resources: [{ name: 'OPERATION', events: ['OPERATION_COMPLETED'] }],
+        });
+        expect(subscribed.status).toBe(201);
+        const panel = await openView(s.page, 'Deliveries');
+        const group = (id: string) => panel.getByRole('heading', { name: new RegExp(`^Subscription ${short(id)} `) });
+        const others = group(subscribed.body.id);
+        await others.waitFor();
+        const mine = panel.getByRole('heading', { name: /^Subscription / }).filter({ hasNot: others });
+
+        await panel.getByLabel('Customer', { exact: true }).selectOption(s.mock.customerId);
+        await others.waitFor({ state: 'detached' });
+        expect(await mine.count()).toBeGreaterThan(0);
+
+        await panel.getByLabel('Customer', { exact: true }).selectOption(other.customerId);
+        await others.waitFor();
+        expect(await panel.getByRole('heading', { name: /^Subscription / }).count()).toBe(1);
+
+        await panel.getByLabel('Customer', { exact: true }).selectOption('');
+        await others.waitFor();
       },
       TEST_TIMEOUT_MS,
     );

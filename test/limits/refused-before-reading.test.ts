@@ -5,11 +5,8 @@
 // proxy in front of the mock sees a reset in place of the answer (mock/http/unread-body.ts).
 // The request time-out is set far beyond the exchanges' own limit (a guard against a hang, not a
 // measure: an answer that waits for the body never comes before the request time-out).
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createServer } from '../../mock/server';
-import { startMock, type Harness } from '../http/harness';
+import { describe, expect, it, jest } from '@jest/globals';
+import { useRealServer } from './real-server';
 import { exchange, head, type RawExchange } from '../reliability/support/raw-http';
 import { startRoundRobin } from '../support/round-robin';
 
@@ -18,26 +15,7 @@ const HANG_GUARD_MS = 60_000;
 jest.setTimeout(2 * HANG_GUARD_MS);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-let h: Harness;
-let server: Server;
-let port: number;
-let token: string;
-
-beforeAll(async () => {
-  h = await startMock({ config: { bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: 600_000, headersTimeoutMs: 600_000 } });
-  token = await h.token();
-  server = createServer(h.mock.app, h.mock.deps.config);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterAll(async () => {
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  await h?.close();
-});
+const real = useRealServer({ config: { bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: 600_000, headersTimeoutMs: 600_000 } });
 
 /** The head of a POST that declares `length` bytes of JSON and sends none of them. */
 const postHead = (path: string, length: number, extra: Array<[string, string]> = []) =>
@@ -62,18 +40,18 @@ function answer(result: RawExchange): { status: number; code: string; requestId?
 
 describe('a body declared over the limit', () => {
   const auth = (): Array<[string, string]> => [
-    ['Authorization', `Bearer ${token}`],
+    ['Authorization', `Bearer ${real().token}`],
     ['X-Idempotency-Key', 'k-413'],
   ];
 
   it('is refused at once with 413 PAYLOAD_TOO_LARGE and an X-Request-Id; the connection closes when the body never comes', async () => {
-    const result = await exchange(port, [postHead('/v1/quotes', 10 * BODY_LIMIT_BYTES, auth())], HANG_GUARD_MS);
+    const result = await exchange(real().port, [postHead('/v1/quotes', 10 * BODY_LIMIT_BYTES, auth())], HANG_GUARD_MS);
     expect(answer(result)).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE', requestId: expect.stringMatching(UUID) });
     expect(result.closed).toBe(true);
   });
 
   it('on the token call too, which takes no token', async () => {
-    const result = await exchange(port, [postHead('/api/oauth/client/token', BODY_LIMIT_BYTES + 1)], HANG_GUARD_MS);
+    const result = await exchange(real().port, [postHead('/api/oauth/client/token', BODY_LIMIT_BYTES + 1)], HANG_GUARD_MS);
     expect(answer(result)).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
 
@@ -83,18 +61,22 @@ describe('a body declared over the limit', () => {
       ['Host', '127.0.0.1'],
       ['Connection', 'close'],
     ]);
-    const result = await exchange(port, [postHead('/v1/quotes', declared, auth()), Buffer.alloc(declared, 0x20), health], HANG_GUARD_MS);
+    const result = await exchange(
+      real().port,
+      [postHead('/v1/quotes', declared, auth()), Buffer.alloc(declared, 0x20), health],
+      HANG_GUARD_MS,
+    );
     expect(result.error).toBeUndefined();
     expect(result.responses.map((r) => r.status)).toEqual([413, 200]);
   });
 
   it('through a proxy still writing the body upstream, reaches the client as 413, not as a reset', async () => {
-    const proxy = await startRoundRobin([`http://127.0.0.1:${port}`]);
+    const proxy = await startRoundRobin([`http://127.0.0.1:${real().port}`]);
     try {
       for (let i = 0; i < 5; i++) {
         const res = await fetch(`${proxy.url}/v1/quotes`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'x-idempotency-key': `k-proxy-${i}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${real().token}`, 'x-idempotency-key': `k-proxy-${i}`, 'content-type': 'application/json' },
           body: JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT_BYTES + 1024) }),
         });
         expect(res.status).toBe(413);
@@ -108,7 +90,7 @@ describe('a body declared over the limit', () => {
 
 describe('a request without a valid token', () => {
   it('is answered 401 UNAUTHORIZED without waiting for the body it declared', async () => {
-    const result = await exchange(port, [postHead('/v1/quotes', 100, [['Connection', 'close']])], HANG_GUARD_MS);
+    const result = await exchange(real().port, [postHead('/v1/quotes', 100, [['Connection', 'close']])], HANG_GUARD_MS);
     expect(answer(result)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
@@ -117,7 +99,7 @@ describe('a request without a valid token', () => {
       ['Authorization', 'Bearer a.b.c'],
       ['Connection', 'close'],
     ];
-    const result = await exchange(port, [postHead('/v1/quotes', 100, forged)], HANG_GUARD_MS);
+    const result = await exchange(real().port, [postHead('/v1/quotes', 100, forged)], HANG_GUARD_MS);
     expect(answer(result)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 });
@@ -126,11 +108,11 @@ describe('a request with a valid token and a body within the limit', () => {
   it('is read and answered as before', async () => {
     const body = JSON.stringify({ accountId: 'not-a-uuid', sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.00' });
     const headers: Array<[string, string]> = [
-      ['Authorization', `Bearer ${token}`],
+      ['Authorization', `Bearer ${real().token}`],
       ['X-Idempotency-Key', 'k-ok'],
       ['Connection', 'close'],
     ];
-    const result = await exchange(port, [postHead('/v1/quotes', Buffer.byteLength(body), headers) + body], HANG_GUARD_MS);
+    const result = await exchange(real().port, [postHead('/v1/quotes', Buffer.byteLength(body), headers) + body], HANG_GUARD_MS);
     expect(answer(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
   });
 });

@@ -3,13 +3,12 @@
 // with 408 after the request time-out, garbage is 400; each with the Error body and an
 // X-Request-Id, the connection closed, and the server still serving everyone else. Nothing
 // here measures time: a time-out shows as the answer and the closed socket.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { configFrom, defaultConfig, parseRateLimit } from '../../mock/config';
 import { createServer, serverOptions } from '../../mock/server';
-import { startMock, type Harness } from '../http/harness';
 import { errorLog } from '../reliability/support/error-log';
+import { useRealServer } from './real-server';
 import { exchange, head, type RawExchange, type RawResponse } from '../reliability/support/raw-http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,36 +16,22 @@ const MAX_HEADER_BYTES = 4096;
 const REQUEST_TIMEOUT_MS = 300;
 const HEADERS_TIMEOUT_MS = 200;
 
-let h: Harness;
-let server: Server;
-let port: number;
-let token: string;
 const errors = errorLog();
-
-beforeAll(async () => {
-  h = await startMock({
-    logger: errors.logger,
-    config: { maxHeaderBytes: MAX_HEADER_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS, headersTimeoutMs: HEADERS_TIMEOUT_MS },
-  });
-  token = await h.token();
-  server = createServer(h.mock.app, h.mock.deps.config);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterAll(async () => {
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  await h?.close();
+const real = useRealServer({
+  logger: errors.logger,
+  config: { maxHeaderBytes: MAX_HEADER_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS, headersTimeoutMs: HEADERS_TIMEOUT_MS },
 });
 
 const accountsHead = (extra: Array<[string, string | number]> = []) =>
-  head('GET /api/accounts?limit=1 HTTP/1.1', [['Host', 'x'], ['Authorization', `Bearer ${token}`], ...extra, ['Connection', 'close']]);
+  head('GET /api/accounts?limit=1 HTTP/1.1', [
+    ['Host', 'x'],
+    ['Authorization', `Bearer ${real().token}`],
+    ...extra,
+    ['Connection', 'close'],
+  ]);
 
 async function expectServing(): Promise<void> {
-  const result = await exchange(port, [accountsHead()]);
+  const result = await exchange(real().port, [accountsHead()]);
   expect(result.responses.map((r) => r.status)).toEqual([200]);
 }
 
@@ -68,19 +53,19 @@ function refusal(result: RawExchange, status: number, code: string): RawResponse
 
 describe('the header limit (MAX_HEADER_BYTES)', () => {
   it('a request head over the limit is answered 431 HEADERS_TOO_LARGE, and the server keeps serving', async () => {
-    const result = await exchange(port, [accountsHead([['X-Padding', 'a'.repeat(MAX_HEADER_BYTES)]])]);
+    const result = await exchange(real().port, [accountsHead([['X-Padding', 'a'.repeat(MAX_HEADER_BYTES)]])]);
     refusal(result, 431, 'HEADERS_TOO_LARGE');
     await expectServing();
   });
 
   it('many small headers adding up to more than the limit are refused the same way', async () => {
     const many = Array.from({ length: 200 }, (_, i) => [`X-H${i}`, 'v'.repeat(20)] as [string, string]);
-    refusal(await exchange(port, [accountsHead(many)]), 431, 'HEADERS_TOO_LARGE');
+    refusal(await exchange(real().port, [accountsHead(many)]), 431, 'HEADERS_TOO_LARGE');
     await expectServing();
   });
 
   it('a head under the limit is served', async () => {
-    const result = await exchange(port, [accountsHead([['X-Padding', 'a'.repeat(MAX_HEADER_BYTES / 2)]])]);
+    const result = await exchange(real().port, [accountsHead([['X-Padding', 'a'.repeat(MAX_HEADER_BYTES / 2)]])]);
     expect(result.responses.map((r) => r.status)).toEqual([200]);
   });
 });
@@ -90,7 +75,7 @@ describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () =>
     'a body that never completes is cut with 408 REQUEST_TIMEOUT and the connection closed; ' + 'others are served meanwhile and after',
     async () => {
       const body = '{"clientId":"demo-client",';
-      const slow = exchange(port, [
+      const slow = exchange(real().port, [
         head('POST /api/oauth/client/token HTTP/1.1', [
           ['Host', 'x'],
           ['Content-Type', 'application/json'],
@@ -107,16 +92,16 @@ describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () =>
   );
 
   it('a request head that never completes is cut with 408 and the connection closed', async () => {
-    const result = await exchange(port, ['GET /api/accounts HTTP/1.1\r\nHost: x\r\nX-Slow: ']);
+    const result = await exchange(real().port, ['GET /api/accounts HTTP/1.1\r\nHost: x\r\nX-Slow: ']);
     refusal(result, 408, 'REQUEST_TIMEOUT');
     await expectServing();
   });
 
   it('an idle keep-alive connection is closed by the server, no answer owed', async () => {
-    const result = await exchange(port, [
+    const result = await exchange(real().port, [
       head('GET /api/accounts?limit=1 HTTP/1.1', [
         ['Host', 'x'],
-        ['Authorization', `Bearer ${token}`],
+        ['Authorization', `Bearer ${real().token}`],
       ]),
     ]);
     expect(result.timedOut).toBe(false);
@@ -127,29 +112,29 @@ describe('the request time-outs (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)', () =>
 
 describe('other requests Node refuses before any route', () => {
   it('garbage instead of a request line is 400 VALIDATION_ERROR with the Error body, and the server keeps serving', async () => {
-    const response = refusal(await exchange(port, ['GARBAGE\r\n\r\n']), 400, 'VALIDATION_ERROR');
+    const response = refusal(await exchange(real().port, ['GARBAGE\r\n\r\n']), 400, 'VALIDATION_ERROR');
     expect(JSON.parse(response.body).details.fields[0].field).toBe('request');
-    refusal(await exchange(port, [Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00])]), 400, 'VALIDATION_ERROR');
+    refusal(await exchange(real().port, [Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00])]), 400, 'VALIDATION_ERROR');
     await expectServing();
   });
 
   it('an HTTP/1.1 request without a Host header is 400 VALIDATION_ERROR naming headers.host, with the Error body', async () => {
-    const noHost = head('GET /api/accounts?limit=1 HTTP/1.1', [['Authorization', `Bearer ${token}`]]);
-    const response = refusal(await exchange(port, [noHost]), 400, 'VALIDATION_ERROR');
+    const noHost = head('GET /api/accounts?limit=1 HTTP/1.1', [['Authorization', `Bearer ${real().token}`]]);
+    const response = refusal(await exchange(real().port, [noHost]), 400, 'VALIDATION_ERROR');
     expect(JSON.parse(response.body).details.fields).toEqual([{ field: 'headers.host', message: 'is required in HTTP/1.1' }]);
     await expectServing();
   });
 
   it('an HTTP/1.0 request needs no Host header, and is answered', async () => {
-    const result = await exchange(port, [head('GET /api/accounts?limit=1 HTTP/1.0', [['Authorization', `Bearer ${token}`]])]);
+    const result = await exchange(real().port, [head('GET /api/accounts?limit=1 HTTP/1.0', [['Authorization', `Bearer ${real().token}`]])]);
     expect(result.responses.map((r) => r.status)).toEqual([200]);
   });
 
   it('a pipelined request after a good one: the good one is answered first, then the refusal', async () => {
-    const result = await exchange(port, [
+    const result = await exchange(real().port, [
       head('GET /api/accounts?limit=1 HTTP/1.1', [
         ['Host', 'x'],
-        ['Authorization', `Bearer ${token}`],
+        ['Authorization', `Bearer ${real().token}`],
       ]) + 'GARBAGE\r\n\r\n',
     ]);
     expect(result.responses.map((r) => r.status)).toEqual([200, 400]);
@@ -159,10 +144,10 @@ describe('other requests Node refuses before any route', () => {
 
 describe('the server options', () => {
   it('apply the configured limits to the Node server', () => {
-    expect((server as Server & { maxHeaderSize?: number }).maxHeaderSize).toBe(MAX_HEADER_BYTES);
-    expect(server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
-    expect(server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
-    expect(server.keepAliveTimeout).toBe(HEADERS_TIMEOUT_MS);
+    expect((real().server as Server & { maxHeaderSize?: number }).maxHeaderSize).toBe(MAX_HEADER_BYTES);
+    expect(real().server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(real().server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
+    expect(real().server.keepAliveTimeout).toBe(HEADERS_TIMEOUT_MS);
   });
 
   it('by default: 16 KiB heads, 30 s per request, 10 s per head, 5 s idle keep-alive, swept every second', () => {
@@ -193,7 +178,7 @@ describe('the server options', () => {
     });
     const off = serverOptions({ maxHeaderBytes: 8192, requestTimeoutMs: 0, headersTimeoutMs: 0 });
     expect(off).toMatchObject({ requestTimeout: 0, headersTimeout: 0, keepAliveTimeout: 5000 });
-    const server = createServer(h.mock.app, { maxHeaderBytes: 8192, requestTimeoutMs: 1000, headersTimeoutMs: 5000 });
+    const server = createServer(real().h.mock.app, { maxHeaderBytes: 8192, requestTimeoutMs: 1000, headersTimeoutMs: 5000 });
     expect(server.headersTimeout).toBe(1000);
   });
 });

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { connectRedis, type RedisClient, RedisJobQueue, MemoryJobQueue, type ClaimedJob, type JobSpec } from '../../mock/store';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
-import { job, jobQueueContract, nameOf, runAll, T0, token } from './job-queue-contract';
+import { jobQueueContract } from './job-queue-contract';
+import { job, nameOf, runAll, T0, token } from './job-queue-kit';
 import { HANG_GUARD_MS, until } from '../support/waits';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,8 @@
 // The in-memory store: the shared Store contract, then what only this store promises (frozen records handed out as they are kept).
 import { describe, expect, it } from '@jest/globals';
 import { MemoryStore } from '../../mock/store';
-import { quote, storeContract } from './store-contract';
+import { quote } from './contract/kit';
+import { storeContract } from './store-contract';
 
 storeContract('MemoryStore', () => Promise.resolve(new MemoryStore()));
 

@@ -9,7 +9,8 @@ import type { Operation, QuoteRecord } from '../../mock/domain/records';
 import { startRedisServer } from '../support/redis-server';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { retrying } from '../support/waits';
-import { quote, storeContract } from './store-contract';
+import { quote } from './contract/kit';
+import { storeContract } from './store-contract';
 
 const CUSTOMER = 'customer-a';
 const T0 = Date.parse('2025-03-10T00:00:00.000Z');

@@ -1,7 +1,7 @@
 // Opaque, signed cursors (the cursor parameter of the OpenAPI document). A cursor names a position in one list (its
 // kind and owner), the direction to walk and the sort order; an HMAC over all of that and the
 // list's identity makes a forged, edited or borrowed cursor fail as INVALID_CURSOR.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ServiceError } from '../../errors/catalogue';
 
 export type Direction = 'NEXT' | 'PREVIOUS';
@@ -16,7 +16,12 @@ export interface CursorPosition {
 const MAC_BYTES = 16;
 
 export class CursorCodec {
-  constructor(private readonly secret: string) {}
+  /** The secret as a key object once, not imported again for every page's MAC. */
+  private readonly key: KeyObject;
+
+  constructor(secret: string) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   encode(list: string, position: CursorPosition): string {
     const payload = Buffer.from(`${position.key}.${position.direction[0]}.${position.order[0]}`).toString('base64url');
@@ -38,7 +43,7 @@ export class CursorCodec {
   }
 
   private mac(list: string, payload: string): string {
-    return createHmac('sha256', this.secret)
+    return createHmac('sha256', this.key)
       .update(list)
       .update('\u0000')
       .update(payload)

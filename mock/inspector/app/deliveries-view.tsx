@@ -1,6 +1,7 @@
 // The Deliveries view: per subscription, its webhook messages with every attempt (time, status,
 // HTTP status, duration in real time, error), the retry pending in mock time, the payload, and a
-// Resend button (a new attempt of the message's latest execution log).
+// Resend button (a new attempt of the message's latest execution log). Filtered by subscription,
+// by customer (one test's deliveries on a mock many tests share) and by the latest attempt's status.
 import { useRef, useState } from 'preact/hooks';
 import { post, seg } from './api';
 import { useMockClock } from './clock';
@@ -24,7 +25,7 @@ const STATUSES: ReadonlyArray<[MessageStatus, string]> = [
 const messageStatus = (message: DeliveryMessage): MessageStatus => message.attempts[message.attempts.length - 1]?.status ?? 'NONE';
 
 /** The filters picked, kept while the page lives (the view is rebuilt on each visit). */
-const remembered: { subscription: string; status: MessageStatus | '' } = { subscription: '', status: '' };
+const remembered: { subscription: string; customer: string; status: MessageStatus | '' } = { subscription: '', customer: '', status: '' };
 
 /** Real time from sending to the answer (or the time-out), as the mock measured it; '—' when not kept. */
 function attemptDuration(message: DeliveryMessage, log: ExecutionLog): string {
@@ -109,21 +110,30 @@ function MessageCard({ subscription, message }: { subscription: Subscription; me
 export function DeliveriesView() {
   const [filter, setFilter] = useState(remembered.subscription);
   const [status, setStatus] = useState(remembered.status);
+  const [customerFilter, setCustomerFilter] = useState(remembered.customer);
   const list = useResource<DeliveryList>(`/_mock/deliveries${filter ? `?subscriptionId=${encodeURIComponent(filter)}` : ''}`, [
     'deliveries',
     'jobs',
   ]);
-  const groups = list.data?.data ?? [];
+  const all = list.data?.data ?? [];
   const { byId } = useCustomers(
     [],
-    groups.map((group) => group.customerId),
+    all.map((group) => group.customerId),
   );
+  // Every customer seen, so the picker keeps them while one is picked.
+  const customersSeen = useRef(new Set<string>());
+  for (const group of all) customersSeen.current.add(group.customerId);
+  const groups = customerFilter === '' ? all : all.filter((group) => group.customerId === customerFilter);
   // Every subscription seen, so the picker keeps them while one is picked.
   const known = useRef(new Map<string, string>());
   for (const group of groups) known.current.set(group.subscription.id, `${shortId(group.subscription.id)} ${group.subscription.url}`);
   const pick = (id: string) => {
     remembered.subscription = id;
     setFilter(id);
+  };
+  const pickCustomer = (id: string) => {
+    remembered.customer = id;
+    setCustomerFilter(id);
   };
   const pickStatus = (value: MessageStatus | '') => {
     remembered.status = value;
@@ -144,6 +154,19 @@ export function DeliveriesView() {
             ))}
           </select>
         </Field>
+        <Field label="Customer">
+          <select value={customerFilter} onChange={(event) => pickCustomer(event.currentTarget.value)}>
+            <option value="">All customers</option>
+            {[...customersSeen.current].map((id) => {
+              const customer = byId.get(id);
+              return (
+                <option key={id} value={id}>
+                  {customer ? customerLabel(customer) : `customer ${shortId(id)}`}
+                </option>
+              );
+            })}
+          </select>
+        </Field>
         <Field label="Status">
           <select value={status} onChange={(event) => pickStatus(event.currentTarget.value as MessageStatus | '')}>
             <option value="">Any status</option>
@@ -156,16 +179,17 @@ export function DeliveriesView() {
         </Field>
       </div>
       <ErrorNote message={list.error} />
-      {groups.length === 0 && list.loading && <Empty>Loading…</Empty>}
-      {groups.length === 0 && !list.loading && !list.error && (
+      {all.length === 0 && list.loading && <Empty>Loading…</Empty>}
+      {all.length > 0 && groups.length === 0 && <Empty>No subscription of this customer.</Empty>}
+      {all.length === 0 && !list.loading && !list.error && (
         <FirstCall>
           No subscription yet. Subscribe a URL to webhooks with <code>POST /api/subscriptions</code> (with a bearer token), for example{' '}
           <code>{SUBSCRIPTION_EXAMPLE}</code>: each message sent to it is listed here with every attempt.
         </FirstCall>
       )}
-      {groups.map(({ subscription, customerId, messages: all }) => {
+      {groups.map(({ subscription, customerId, messages: sent }) => {
         const customer = byId.get(customerId);
-        const messages = status === '' ? all : all.filter((message) => messageStatus(message) === status);
+        const messages = status === '' ? sent : sent.filter((message) => messageStatus(message) === status);
         return (
           <section key={subscription.id} class="group" aria-labelledby={`subscription-${subscription.id}`}>
             <h3 id={`subscription-${subscription.id}`}>
@@ -173,11 +197,11 @@ export function DeliveriesView() {
             </h3>
             <p class="muted">
               {customer ? customerLabel(customer) : `customer ${shortId(customerId)}`}; retries {subscription.allowRetry ? 'on' : 'off'};
-              {` ${all.length} message${all.length === 1 ? '' : 's'}`}
+              {` ${sent.length} message${sent.length === 1 ? '' : 's'}`}
               {status !== '' && `, ${messages.length} with this status`}
             </p>
-            {all.length === 0 && <Empty>No message yet: one is sent when an event it subscribes to happens.</Empty>}
-            {all.length > 0 && messages.length === 0 && <Empty>No message with this status.</Empty>}
+            {sent.length === 0 && <Empty>No message yet: one is sent when an event it subscribes to happens.</Empty>}
+            {sent.length > 0 && messages.length === 0 && <Empty>No message with this status.</Empty>}
             <div class="cards cards-wide">
               {messages.map((message) => (
                 <MessageCard key={message.messageId} subscription={subscription} message={message} />

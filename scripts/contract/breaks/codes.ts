@@ -39,7 +39,7 @@ export const invalidFilterAsValidation: Break = {
   id: 'invalid-filter-as-validation',
   rules: ['FILTER-INVALID'],
   what: 'a filter that does not parse answers VALIDATION_ERROR instead of INVALID_FILTER',
-  files: ['webhooks'],
+  files: ['webhooks-logs'],
   wrap: recode('INVALID_FILTER', 400, 'VALIDATION_ERROR'),
 };
 
@@ -79,6 +79,6 @@ export const inProgressAs429: Break = {
   id: 'in-progress-as-429',
   rules: ['IDEM-IN-PROGRESS'],
   what: 'a key whose first request is still running answers 429 TOO_MANY_REQUESTS instead of 409 IDEMPOTENCY_REQUEST_IN_PROGRESS',
-  files: ['webhooks'],
+  files: ['webhooks-logs'],
   wrap: recode('IDEMPOTENCY_REQUEST_IN_PROGRESS', 429, 'TOO_MANY_REQUESTS'),
 };

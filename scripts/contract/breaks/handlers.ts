@@ -116,7 +116,7 @@ export const resendDeliversNothing: Break = {
   id: 'resend-delivers-nothing',
   rules: ['HOOK-RESEND'],
   what: 'a resend answers 202 with the old log and delivers nothing',
-  files: ['webhooks'],
+  files: ['webhooks-logs'],
   options: () => ({
     handlers: withHandlers((t) => {
       t.resendExecutionLog = async ({ customerId, params, services }) => {

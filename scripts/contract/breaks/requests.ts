@@ -31,7 +31,7 @@ export const previousWalksForward: Break = {
   id: 'previous-walks-forward',
   rules: ['PAGE-WALK'],
   what: 'direction=PREVIOUS is read as NEXT',
-  files: ['pagination', 'webhooks'],
+  files: ['pagination', 'webhooks-logs'],
   wrap: front((req, _res, next) => {
     editQuery(req, (q) => q.get('direction') === 'PREVIOUS' && q.set('direction', 'NEXT'));
     next();
@@ -58,7 +58,7 @@ export const sortDefaultAscending: Break = {
   id: 'sort-default-ascending',
   rules: ['PAGE-SORT'],
   what: 'lists come oldest first when no sortOrder is given',
-  files: ['pagination', 'operations', 'webhooks'],
+  files: ['pagination', 'operations', 'webhooks-logs'],
   wrap: front((req, _res, next) => {
     if (isList(req)) editQuery(req, (q) => !q.has('sortOrder') && !q.has('cursor') && q.set('sortOrder', 'ASCENDING'));
     next();
@@ -123,7 +123,7 @@ export const filtersIgnored: Break = {
   id: 'filters-ignored',
   rules: ['FILTER-SELECTS'],
   what: 'the execution-log filters parameter is dropped: every log comes back',
-  files: ['webhooks'],
+  files: ['webhooks-logs'],
   wrap: front((req, _res, next) => {
     if (/\/executionLogs$/.test(path(req))) editQuery(req, (q) => q.delete('filters'));
     next();

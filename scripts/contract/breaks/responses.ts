@@ -77,7 +77,7 @@ export const logStatusOk: Break = {
   id: 'log-status-ok',
   rules: ['HOOK-LOG-OUTCOME'],
   what: 'execution logs say status OK instead of SUCCESS',
-  files: ['webhooks'],
+  files: ['webhooks', 'webhooks-logs'],
   wrap: rewrite(({ req, body }) => {
     if (!/\/executionLogs/.test(path(req))) return;
     for (const log of records(body)) if (log?.status === 'SUCCESS') log.status = 'OK';

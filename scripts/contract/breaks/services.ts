@@ -66,7 +66,7 @@ export const webhookNoEventType: Break = {
   id: 'webhook-no-event-type',
   rules: ['HOOK-DELIVERY'],
   what: 'webhook deliveries without X-Event-Type',
-  files: ['webhooks'],
+  files: ['webhooks', 'webhooks-logs'],
   options: () => {
     const real = httpDelivery();
     return {
@@ -83,7 +83,7 @@ export const webhookNoAtTime: Break = {
   id: 'webhook-no-attime',
   rules: ['HOOK-PAYLOAD'],
   what: 'webhook payloads without atTime',
-  files: ['webhooks'],
+  files: ['webhooks', 'webhooks-logs'],
   options: () => {
     const real = httpDelivery();
     return {
@@ -100,7 +100,7 @@ export const messageIdPerAttempt: Break = {
   id: 'message-id-per-attempt',
   rules: ['HOOK-MESSAGE-ID-STABLE'],
   what: 'each delivery attempt carries a fresh X-Message-Id (retries and resends cannot be deduplicated)',
-  files: ['webhooks'],
+  files: ['webhooks', 'webhooks-logs'],
   options: () => {
     const real = httpDelivery();
     return { deliver: (d) => real.send({ ...d, headers: { ...d.headers, 'x-message-id': randomUUID() } }) };

@@ -40,11 +40,12 @@ export class ServiceApi {
     private readonly token: string,
   ) {}
 
-  static async login(mock: RunningMock): Promise<ServiceApi> {
+  /** As the mock's own customer, or as the customer of `credentials`. */
+  static async login(mock: RunningMock, credentials: { clientId: string; clientSecret: string } = mock): Promise<ServiceApi> {
     const res = await fetch(`${mock.url}/api/oauth/client/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: mock.clientId, clientSecret: mock.clientSecret }),
+      body: JSON.stringify({ clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
     });
     const { accessToken } = (await res.json()) as { accessToken: string };
     return new ServiceApi(mock.url, accessToken);

@@ -1,0 +1,58 @@
+// Shared steps of the verification and per-customer tests (issue 44): a customer of its own with
+// a client holding its token, as a test sharing one mock with others would have.
+import { randomUUID } from 'node:crypto';
+import type { Authed, Harness } from '../http/harness';
+import { control, d, funded } from '../control/support';
+
+/** Where the template's funded account is among a new customer's account copies (they keep the fixtures' order). */
+const FUNDED_AT = d.accountsOf(d.c1.id).findIndex((account) => account.id === funded.id);
+
+export interface TestCustomer {
+  customerId: string;
+  clientId: string;
+  clientSecret: string;
+  accounts: string[];
+  beneficiaries: string[];
+  /** Its access token, as sent in `Authorization: Bearer …`. */
+  token: string;
+  api: Authed;
+}
+
+export async function newCustomer(h: Harness): Promise<TestCustomer> {
+  const made = (await control(h).post('/customers', {}).expect(201)).body as Omit<TestCustomer, 'api' | 'token'>;
+  const token = (
+    await h.http.post('/api/oauth/client/token').send({ clientId: made.clientId, clientSecret: made.clientSecret }).expect(200)
+  ).body.accessToken as string;
+  const auth = `Bearer ${token}`;
+  const api: Authed = {
+    get: (path) => h.http.get(path).set('Authorization', auth),
+    post: (path, body, key = randomUUID()) => {
+      const req = h.http.post(path).set('Authorization', auth).set('X-Idempotency-Key', key);
+      return body === undefined ? req : req.send(body as object);
+    },
+    patch: (path, body, key = randomUUID()) =>
+      h.http
+        .patch(path)
+        .set('Authorization', auth)
+        .set('X-Idempotency-Key', key)
+        .send(body as object),
+    delete: (path) => h.http.delete(path).set('Authorization', auth),
+  };
+  return { ...made, token, api };
+}
+
+/** The customer's copy of demo-client's funded account. */
+export const fundedOf = (customer: TestCustomer) => customer.accounts[FUNDED_AT] as string;
+
+/** A quote of `amount` BRL on the customer's funded account. */
+export function quoteFor(customer: TestCustomer, amount: string) {
+  const accountId = fundedOf(customer);
+  return customer.api.post('/v1/quotes', { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: amount });
+}
+
+/** A deposit of `amount` BRL on the customer's funded account (REQUESTED). */
+export async function depositFor(customer: TestCustomer, amount: string) {
+  const quote = (await quoteFor(customer, amount).expect(201)).body as { id: string };
+  const body = { accountId: fundedOf(customer), quoteId: quote.id, fundingInstruction: { rail: 'PIX' } };
+  return (await customer.api.post('/v1/operations/deposits', body).expect(201)).body as { id: string };
+}
