@@ -41,15 +41,20 @@ export interface JournalLocals {
 }
 
 /**
- * The first JOURNAL_BODY_LIMIT characters (of text) or bytes (of UTF-8) as a string of its own: V8
- * may keep a plain slice as a view of the whole string, and the journal would then hold every large
- * answer whole. A character the byte limit cuts in two reads as U+FFFD.
+ * The first JOURNAL_BODY_LIMIT characters as a string of their own: V8 may keep a plain slice as
+ * a view of the whole string, and the journal would then hold every large answer whole. Bytes are
+ * decoded only as far as those characters can reach (three bytes a UTF-16 unit at most).
  */
 function cutCopy(json: string | Buffer): string {
+  const head =
+    typeof json === 'string'
+      ? json.slice(0, JOURNAL_BODY_LIMIT)
+      : json
+          .subarray(0, 3 * JOURNAL_BODY_LIMIT)
+          .toString('utf8')
+          .slice(0, JOURNAL_BODY_LIMIT);
   // Stryker disable next-line StringLiteral: Buffer#toString reads no encoding as utf8
-  if (typeof json !== 'string') return json.subarray(0, JOURNAL_BODY_LIMIT).toString('utf8');
-  // Stryker disable next-line StringLiteral: Buffer#toString reads no encoding as utf8
-  return Buffer.from(json.slice(0, JOURNAL_BODY_LIMIT), 'utf8').toString('utf8');
+  return Buffer.from(head, 'utf8').toString('utf8');
 }
 
 /** A page whose items are the store's own records (frozen): keeping it keeps their references only. */
@@ -71,7 +76,12 @@ export function exchangeOf(req: IncomingMessage, res: ServerResponse, url: strin
   const json = locals.responseJson;
   if (json !== undefined) {
     if (json.length <= JOURNAL_BODY_LIMIT || isStoredPage(locals.responseBody)) response.body = locals.responseBody;
-    else Object.assign(response, { text: cutCopy(json), truncated: true });
+    else {
+      const text = cutCopy(json);
+      // Bytes over the limit may still be characters within it (accents take two bytes): then whole.
+      if (typeof json !== 'string' && Buffer.byteLength(text) === json.length) response.body = locals.responseBody;
+      else Object.assign(response, { text, truncated: true });
+    }
   }
   return { request, response };
 }
