@@ -39,6 +39,7 @@ import { serviceListener } from './http/service-listener';
 import { unmatchedRoute } from './http/unmatched-route';
 import { routeHandlers, type ServiceHandlers } from './resources/types';
 import { handlers as defaultHandlers } from './resources/handlers';
+import { CustomerClocks } from './jobs/customer-clocks';
 import { Scheduler } from './jobs/scheduler';
 import type { Deps } from './services/deps';
 import { createServices, type Services } from './services';
@@ -142,19 +143,28 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     (next) => Object.assign(reference, referenceData(next)),
   );
 
+  // Jobs kept where the state is: on Redis every replica claims from one queue (a customer's own
+  // clock has a namespace of its own in it).
+  const queueFor = (namespace = '') =>
+    redis ? new RedisJobQueue(redis.store.client, config.redisPrefix, config.jobLeaseMs, namespace) : new MemoryJobQueue();
+  const onJobError = (error: unknown) => logger.error({ err: error }, 'scheduled job failed');
+  const scheduler = new Scheduler(clock, queueFor(), onJobError, { leaseMs: config.jobLeaseMs });
+  const clocks = new CustomerClocks({
+    store,
+    clock,
+    scheduler,
+    queueFor: (customerId) => queueFor(`c:${customerId}:`),
+    onError: onJobError,
+    options: { leaseMs: config.jobLeaseMs },
+  });
   const deps: Deps = {
     store,
     clock,
+    clocks,
     config,
     codec: new CursorCodec(config.secret),
     events: new EventBus(),
-    // Jobs kept where the state is: on Redis every replica claims from one queue.
-    scheduler: new Scheduler(
-      clock,
-      redis ? new RedisJobQueue(redis.store.client, config.redisPrefix, config.jobLeaseMs) : new MemoryJobQueue(),
-      (error) => logger.error({ err: error }, 'scheduled job failed'),
-      { leaseMs: config.jobLeaseMs },
-    ),
+    scheduler,
     reference,
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
@@ -191,6 +201,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   };
   const parts = {
     clock,
+    clocks,
     fixtures,
     faults,
     journal,
@@ -221,7 +232,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
         return bus;
       })
     : localCluster(parts);
-  const routeDeps = { services, store, clock, config, logger, encoder: new ResponseEncoder() };
+  const routeDeps = { services, store, clock, clocks, config, logger, encoder: new ResponseEncoder() };
   // The rate limit (off by default) acts on the service routes only, never on /_mock.
   const serviceRouteDeps = {
     ...routeDeps,
@@ -307,6 +318,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       stopTimelines();
       stopStateNotices();
       deps.scheduler.stop();
+      clocks.stop();
       services.webhooks.close();
       await delivery.close();
       await journal.flush().catch(() => undefined);

@@ -68,3 +68,24 @@ export function createClock(options: { start?: number; frozen?: boolean; realNow
   };
   return clock;
 }
+
+// A clock as data, moved without a clock object: a customer's own clock is kept in the store
+// (so replicas agree) and changed there in one atomic step, then taken by each replica's mirror.
+export const stateNow = (state: ClockState, realNow = Date.now()): number => state.frozenAt ?? realNow + state.offset;
+
+/** A clock that starts at `start` (epoch ms), frozen there or running from there. */
+export function startState(start: number, frozen: boolean, realNow = Date.now()): ClockState {
+  return { offset: start - realNow, frozenAt: frozen ? start : null };
+}
+
+export function advancedState(state: ClockState, ms: number): ClockState {
+  return state.frozenAt === null ? { offset: state.offset + ms, frozenAt: null } : { offset: state.offset, frozenAt: state.frozenAt + ms };
+}
+
+export function frozenState(state: ClockState, at?: number, realNow = Date.now()): ClockState {
+  return { offset: state.offset, frozenAt: at ?? stateNow(state, realNow) };
+}
+
+export function runningState(state: ClockState, realNow = Date.now()): ClockState {
+  return state.frozenAt === null ? state : { offset: state.frozenAt - realNow, frozenAt: null };
+}

@@ -13,6 +13,7 @@ import { ServiceError } from '../errors/catalogue';
 import type { FaultRegistry } from '../http/faults';
 import type { JournalRecord } from '../http/journal';
 import type { JournalExchange } from '../http/journal-exchange';
+import type { CustomerClocks } from '../jobs/customer-clocks';
 import type { Scheduler } from '../jobs/scheduler';
 import type { RedisBus, RedisSharedState } from '../store';
 
@@ -24,6 +25,9 @@ import type { RedisBus, RedisSharedState } from '../store';
  */
 export type ClusterAction = 'run-due' | 'idle' | 'wait-jobs' | 'clear-jobs' | 'sync' | 'flush-journal' | 'reload-fixtures';
 const ACTIONS: readonly string[] = ['run-due', 'idle', 'wait-jobs', 'clear-jobs', 'sync', 'flush-journal', 'reload-fixtures'];
+
+/** Asks every replica to run what is due on one customer's own clock (the customer id follows). */
+const RUN_DUE_OF = 'run-due-of:';
 
 /** Asks every replica for the exchange of a request (the request id follows). */
 const EXCHANGE_ASK = 'journal-exchange:';
@@ -38,6 +42,8 @@ const RESYNC_MS = 1_000;
 
 export interface ReplicaParts {
   clock: ControllableClock;
+  /** The customers' own clocks: read again on a sync; their jobs drained by `idle`, cleared with the rest. */
+  clocks: CustomerClocks;
   faults: FaultRegistry;
   journal: {
     flush(): Promise<void>;
@@ -61,6 +67,11 @@ export interface ReplicaParts {
 export interface Cluster {
   /** Runs an action on every replica; resolves when each has done it. */
   ask(action: ClusterAction): Promise<void>;
+  /**
+   * Runs what is due on a customer's own clock on every replica (each reads that clock again
+   * first), and waits until nothing of it is due or running; no other customer's jobs run.
+   */
+  runDueOf(customerId: string): Promise<void>;
   /** When the earliest job of the cluster falls due (the queue is shared on Redis). */
   nextDueAt(): Promise<number | undefined>;
   /**
@@ -90,9 +101,11 @@ export interface Cluster {
 
 /** One replica's part of an action. */
 async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => Promise<void>): Promise<null> {
+  const all = () => [parts.scheduler, ...parts.clocks.ownSchedulers()];
   switch (action) {
     case 'sync':
       await sync?.();
+      await parts.clocks.refresh();
       break;
     case 'flush-journal':
       await parts.journal.flush();
@@ -102,20 +115,30 @@ async function perform(parts: ReplicaParts, action: ClusterAction, sync?: () => 
       await parts.scheduler.drain();
       break;
     case 'idle':
+      // Every customer's first attempts too (retries wait for their own clock to reach them).
       await parts.webhooks.accepted();
-      await parts.scheduler.drain();
+      await Promise.all(all().map((scheduler) => scheduler.drain()));
       break;
     case 'wait-jobs':
-      await parts.scheduler.idle();
+      await Promise.all(all().map((scheduler) => scheduler.idle()));
       break;
     case 'reload-fixtures':
       parts.fixtures.reload();
       break;
     case 'clear-jobs':
       // A job already running finishes against the old state rather than half into the new one.
-      await parts.scheduler.clear();
+      await Promise.all(all().map((scheduler) => scheduler.clear()));
       break;
   }
+  return null;
+}
+
+/** One replica's part of running a customer's due jobs: its clock read again, then its queue drained. */
+async function performFor(parts: ReplicaParts, customerId: string): Promise<null> {
+  await parts.clocks.refresh();
+  const own = await parts.clocks.own(customerId);
+  await parts.webhooks.accepted();
+  await own?.scheduler.drain();
   return null;
 }
 
@@ -124,6 +147,9 @@ export function localCluster(parts: ReplicaParts): Cluster {
   return {
     ask: async (action) => {
       await perform(parts, action);
+    },
+    runDueOf: async (customerId) => {
+      await performFor(parts, customerId);
     },
     nextDueAt: () => parts.scheduler.nextDueAt(),
     advanceClock: (ms) => {
@@ -157,6 +183,7 @@ export async function sharedCluster(
   const bus = await openBus((message) => {
     // A question rather than an action: each replica answers with what it keeps, or null.
     if (message.startsWith(EXCHANGE_ASK)) return Promise.resolve(parts.journal.exchange(message.slice(EXCHANGE_ASK.length)) ?? null);
+    if (message.startsWith(RUN_DUE_OF)) return performFor(parts, message.slice(RUN_DUE_OF.length));
     if (message.startsWith(RECORDS_ASK)) return Promise.resolve(parts.journal.records(message.slice(RECORDS_ASK.length) || undefined));
     if (message.startsWith(FORGET_ASK)) {
       parts.journal.forgetCustomer(message.slice(FORGET_ASK.length));
@@ -176,11 +203,13 @@ export async function sharedCluster(
     // one poll at a time (a poll lasts while this replica's jobs run).
     if (!polling) {
       polling = true;
-      void parts.scheduler.poll().finally(() => (polling = false));
+      const schedulers = [parts.scheduler, ...parts.clocks.ownSchedulers()];
+      void Promise.all(schedulers.map((scheduler) => scheduler.poll())).finally(() => (polling = false));
     }
     if (resyncing) return;
     resyncing = true;
     void sync()
+      .then(() => parts.clocks.refresh())
       .then(() => parts.heal?.())
       .then(
         () => (failing = false),
@@ -197,6 +226,9 @@ export async function sharedCluster(
   };
   return {
     ask,
+    runDueOf: async (customerId) => {
+      await bus.ask(`${RUN_DUE_OF}${customerId}`);
+    },
     nextDueAt: () => parts.scheduler.nextDueAt(),
     advanceClock: async (ms) => parts.clock.adopt(await shared.advanceClock(ms)),
     clockChanged: () => shared.writeClock(parts.clock.state()),

@@ -3,6 +3,7 @@
 // when it was made (CustomerRecord.origin), a fixture customer its records of the fixtures, under
 // the same ids, so a test's account ids stay good across resets. Requests in flight for the
 // customer may still write what they were writing: a reset is for between tests.
+import { startState } from '../clock';
 import type { CustomerOrigin, CustomerRecord } from '../domain/records';
 import type { DemoFixtures } from '../../fixtures/types';
 import type { Kind } from '../store';
@@ -29,13 +30,15 @@ function idOf(kind: (typeof CUSTOMER_KINDS)[number], record: unknown): string {
 }
 
 export async function resetCustomer(c: ControlContext, customerId: string) {
-  const { store, clock } = c.deps;
+  const { store } = c.deps;
   const customer: CustomerRecord | undefined = await store.get('customer', customerId);
   if (!customer) throw notFound('customer', customerId);
   const origin = customer.origin ?? fixtureOrigin(c.fixtures.current, customerId);
 
-  // What is due runs first, against the old records, so no job is half-way through them below.
+  // What is due runs first, against the old records, so no job is half-way through them below
+  // (on the customer's own clock too, when it has one).
   await settleDueWork(c);
+  if (customer.clock) await c.cluster.runDueOf(customerId);
   // Its subscriptions, with their delivery logs: pending deliveries and retries then find no
   // subscription and end without an attempt (the dispatcher's rule for a deleted subscription),
   // as pending auto-settlements find no operation; the queue has no per-customer removal.
@@ -58,13 +61,19 @@ export async function resetCustomer(c: ControlContext, customerId: string) {
   // Its idempotency keys (kept as `<customer>:<key>`): the export is the store's one way to list
   // them; a reset is rare next to requests, so reading everything once is paid there.
   const prefix = `${customerId}:`;
-  for (const entry of (await store.exportState(clock.now())).idempotency)
+  // Listed by the customer's clock: its keys expire by it.
+  for (const entry of (await store.exportState((await c.deps.clocks.clockOf(customerId)).now())).idempotency)
     if (entry.key.startsWith(prefix)) await store.releaseIdempotencyKey(entry.key);
 
   await c.faults.removeForCustomer(customerId);
   await c.cluster.announceFaults();
   await c.cluster.forgetCustomerJournal(customerId);
-  // Hook (issue 44, customer clocks): a customer's own clock goes back to its start here, once
-  // customers have clocks of their own (branch of the customer-clock work).
+  // Its own clock back to where it started, on every replica; a clock carried by a snapshot
+  // without its origin stays where it stands.
+  const start = origin.clock;
+  if (start && customer.clock) {
+    await c.deps.clocks.move(customerId, () => startState(Date.parse(start.start), start.frozen));
+    await c.cluster.ask('sync');
+  }
   return { status: 'reset' as const, customerId, accounts: origin.accounts.length, beneficiaries: origin.beneficiaries.length };
 }

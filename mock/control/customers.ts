@@ -2,6 +2,7 @@
 // under new ids, of the template customer's fixture accounts (with balances) and beneficiaries.
 // Parallel test runs take one each and never see each other's data.
 import { randomBytes } from 'node:crypto';
+import { startState, stateNow } from '../clock';
 import type { Account, AccountRecord, Beneficiary, CustomerOrigin } from '../domain/records';
 import { created, ok, type ControlContext, type ControlHandlers } from './context';
 import { resetCustomer } from './customer-reset';
@@ -15,10 +16,18 @@ export interface NewCustomer {
   clientSecret: string;
   accounts: string[];
   beneficiaries: string[];
+  /** Its own clock, when it was given one. */
+  clock?: { now: string; frozen: boolean };
 }
 
-export async function createCustomer(c: ControlContext, name?: string): Promise<NewCustomer> {
-  const { store, clock, newId } = c.deps;
+/** A clock of the customer's own (like Stripe's test clocks): from `start` (the mock clock's instant by default), frozen or running. */
+export interface NewCustomerClock {
+  start?: string;
+  frozen?: boolean;
+}
+
+export async function createCustomer(c: ControlContext, name?: string, ownClock?: NewCustomerClock): Promise<NewCustomer> {
+  const { store, newId } = c.deps;
   const fixtures = c.fixtures.current;
   const template = fixtures.customers.find((customer) => customer.clientId === TEMPLATE_CLIENT_ID) ?? fixtures.customers[0];
   const customerId = newId();
@@ -26,7 +35,11 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
   do clientId = `client-${randomBytes(4).toString('hex')}`;
   while (await store.get('client', clientId));
   const clientSecret = randomBytes(24).toString('base64url');
-  const at = clock.nowIso();
+  const clock = ownClock
+    ? startState(ownClock.start === undefined ? c.deps.clock.now() : Date.parse(ownClock.start), ownClock.frozen ?? false)
+    : undefined;
+  // Its records are stamped by its own clock from the start.
+  const at = new Date(clock ? stateNow(clock) : c.deps.clock.now()).toISOString();
 
   await store.insert('customer', 'all', customerId, {
     id: customerId,
@@ -34,6 +47,7 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
     clientId,
     clientSecret,
     deleted: false,
+    ...(clock && { clock }),
   });
   await store.insert('client', 'all', clientId, { clientId, clientSecret, customerId });
 
@@ -64,12 +78,13 @@ export async function createCustomer(c: ControlContext, name?: string): Promise<
     await store.insert('beneficiary', customerId, copy.id, copy);
     beneficiaries.push(copy.id);
   }
-  await rememberOrigin(c, customerId, [...newIds.values()]);
-  return { customerId, clientId, clientSecret, accounts: [...newIds.values()], beneficiaries };
+  const shown = clock && { now: new Date(stateNow(clock)).toISOString(), frozen: clock.frozenAt !== null };
+  await rememberOrigin(c, customerId, [...newIds.values()], shown && { start: shown.now, frozen: shown.frozen });
+  return { customerId, clientId, clientSecret, accounts: [...newIds.values()], beneficiaries, ...(shown && { clock: shown }) };
 }
 
 /** Keeps what the customer was created with, as stored, for its reset (customer-reset.ts). */
-async function rememberOrigin(c: ControlContext, customerId: string, accountIds: string[]): Promise<void> {
+async function rememberOrigin(c: ControlContext, customerId: string, accountIds: string[], clock?: CustomerOrigin['clock']): Promise<void> {
   const { store } = c.deps;
   const accounts = (await Promise.all(accountIds.map((id) => store.get('account', id)))).filter((a) => a !== undefined);
   const balances = (
@@ -79,7 +94,7 @@ async function rememberOrigin(c: ControlContext, customerId: string, accountIds:
       ),
     )
   ).flat();
-  const origin: CustomerOrigin = { accounts, balances, beneficiaries: await store.all('beneficiary', customerId) };
+  const origin: CustomerOrigin = { accounts, balances, beneficiaries: await store.all('beneficiary', customerId), ...(clock && { clock }) };
   await store.update('customer', customerId, (customer) => ({ ...customer, origin }));
 }
 
@@ -100,7 +115,7 @@ function copyAccount(
 
 export function customerHandlers(c: ControlContext) {
   return {
-    createCustomer: async ({ body }) => created(await createCustomer(c, body?.name)),
+    createCustomer: async ({ body }) => created(await createCustomer(c, body?.name, body?.clock)),
     resetCustomer: async ({ params }) => ok(await resetCustomer(c, params.customerId)),
   } satisfies Partial<ControlHandlers>;
 }

@@ -57,7 +57,8 @@ export function deliveryHandlers(c: ControlContext) {
           const [logs, timings, jobs] = await Promise.all([
             store.page('executionLog', { scope, limit: LOG_LIMIT, order: 'DESCENDING' }),
             store.page('deliveryTiming', { scope, limit: LOG_LIMIT, order: 'DESCENDING' }),
-            pendingJobs(c, deliveryGroup(scope)),
+            // A retry waits in the queue of the customer's clock (its own, when it has one).
+            pendingJobs(c, deliveryGroup(scope), record.subscription.companyId),
           ]);
           // A retry waiting for its due time (first attempts are due at once: dueAt null).
           const nextAttempt = new Map<string, string>();

@@ -4,6 +4,7 @@ import { accountHandlers } from './account-handlers';
 import { beneficiaryHandlers } from './beneficiary-handlers';
 import { clockHandlers } from './clock-handlers';
 import type { ControlContext, ControlHandlers } from './context';
+import { customerClockHandlers } from './customer-clock-handlers';
 import { customerHandlers } from './customers';
 import { deliveryHandlers } from './delivery-handlers';
 import { faultHandlers } from './fault-handlers';
@@ -20,6 +21,7 @@ export function controlHandlers(c: ControlContext): ControlHandlers {
     ...snapshotHandlers(c),
     ...customerHandlers(c),
     ...clockHandlers(c),
+    ...customerClockHandlers(c),
     ...operationHandlers(c),
     ...accountHandlers(c),
     ...beneficiaryHandlers(c),

@@ -21,9 +21,13 @@ function subjectOf(data: unknown): Subject {
   return Object.fromEntries(Object.entries(subject).filter(([, value]) => value !== undefined));
 }
 
-/** The first JOB_LIST_LIMIT pending jobs (of one group, or all) as GET /_mock/jobs shows them. */
-export async function pendingJobs(c: ControlContext, group?: string) {
-  const { total, jobs } = await c.deps.scheduler.list(JOB_LIST_LIMIT, group);
+/**
+ * The first JOB_LIST_LIMIT pending jobs (of one group, or all) as GET /_mock/jobs shows them: those
+ * on the mock's clock, or with `customerId` those of that customer's clock (its own queue, if it has one).
+ */
+export async function pendingJobs(c: ControlContext, group?: string, customerId?: string) {
+  const scheduler = customerId === undefined ? c.deps.scheduler : await c.deps.clocks.schedulerOf(customerId);
+  const { total, jobs } = await scheduler.list(JOB_LIST_LIMIT, group);
   return {
     total,
     data: jobs.map((job) => ({

@@ -6,7 +6,7 @@ import { operationOwner } from './lookup';
 import { assertPublic } from './public-schemas';
 
 export function operationHandlers(c: ControlContext) {
-  const { store, clock } = c.deps;
+  const { store, clocks } = c.deps;
   const operations = c.services.operations;
   const reasonOf = (body: { reason: unknown }) => {
     assertPublic(c.publicContract, 'Reason', body.reason, 'body.reason');
@@ -30,7 +30,9 @@ export function operationHandlers(c: ControlContext) {
       }
       const expiresAt = operation.intent.fundingInstruction.expiresAt;
       const status = operation.currentState.status;
-      if ((status === 'REQUESTED' || status === 'ACTION_REQUIRED') && expiresAt && Date.parse(expiresAt) <= clock.now()) {
+      // Expired by the customer's clock (its own, when it has one).
+      const now = (await clocks.clockOf(customerId)).now();
+      if ((status === 'REQUESTED' || status === 'ACTION_REQUIRED') && expiresAt && Date.parse(expiresAt) <= now) {
         throw new ServiceError('INVALID_STATE_TRANSITION', { expiresAt }, `The PIX charge of this deposit expired at ${expiresAt}.`);
       }
       return ok(await operations.settle(customerId, id));

@@ -13,6 +13,8 @@ export async function resetState(c: ControlContext): Promise<void> {
   await c.cluster.ask('reload-fixtures');
   await c.cluster.ask('clear-jobs');
   await store.reset(() => loadFixtures(store, fixtures));
+  // The customers made since are gone, and with them their own clocks, on every replica.
+  await c.cluster.ask('sync');
   await c.faults.clear();
   await c.cluster.announceFaults();
   await c.cluster.ask('flush-journal');

@@ -1,9 +1,11 @@
 // Snapshot export and import. The store gives and takes its whole state (records with scopes
 // and insertion keys, balances, finished idempotency keys); the snapshot adds the clock, so a
 // restored mock answers as the original did: same lists, same order, cursors still valid
-// (same FOS_MOCK_SECRET), same expiries.
+// (same FOS_MOCK_SECRET), same expiries. The customers' own clocks are carried as instants
+// (`customerClocks`): the clock kept on a customer's record counts from this machine's real time.
+import { startState, stateNow } from '../clock';
 import { ServiceError } from '../errors/catalogue';
-import type { Operation } from '../domain/records';
+import type { CustomerRecord, Operation } from '../domain/records';
 import type { StoreState } from '../store';
 import { settleDueWork, type ControlContext } from './context';
 import { snapshotRecordProblems } from './snapshot-checks';
@@ -15,12 +17,26 @@ export interface Snapshot extends StoreState {
   version: typeof SNAPSHOT_VERSION;
   takenAt: string;
   clock: { now: string; frozen: boolean };
+  /** The customers' own clocks (absent in snapshots of earlier versions). */
+  customerClocks?: Array<{ customerId: string; now: string; frozen: boolean }>;
 }
 
 export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
   const { store, clock } = c.deps;
   const state = await store.exportState(clock.now());
-  return { version: SNAPSHOT_VERSION, takenAt: clock.nowIso(), clock: { now: clock.nowIso(), frozen: clock.frozen }, ...state };
+  const customerClocks = (state.records.customer ?? []).flatMap(({ record }) => {
+    const own = (record as CustomerRecord).clock;
+    return own
+      ? [{ customerId: (record as CustomerRecord).id, now: new Date(stateNow(own)).toISOString(), frozen: own.frozenAt !== null }]
+      : [];
+  });
+  return {
+    version: SNAPSHOT_VERSION,
+    takenAt: clock.nowIso(),
+    clock: { now: clock.nowIso(), frozen: clock.frozen },
+    ...(customerClocks.length > 0 && { customerClocks }),
+    ...state,
+  };
 }
 
 export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Promise<void> {
@@ -51,11 +67,16 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
       fields: [{ field: 'body.records', message: (error as Error).message.replace(/^store: /, '') }],
     });
   }
+  // Each own clock at the instant it showed, counted from now.
+  for (const own of snapshot.customerClocks ?? [])
+    await store.update('customer', own.customerId, (customer) => ({ ...customer, clock: startState(Date.parse(own.now), own.frozen) }));
   // Jobs of the replaced state must not act on the restored one.
   await c.cluster.ask('clear-jobs');
   clock.freeze(Date.parse(snapshot.clock.now));
   if (!snapshot.clock.frozen) clock.unfreeze();
   await c.cluster.clockChanged();
+  // Every replica takes the restored customers' clocks (and forgets those of customers gone).
+  await c.cluster.ask('sync');
   await resumeAutoSettlement(
     c,
     (snapshot.records.operation ?? []).map((item) => item.record as Operation),

@@ -1,6 +1,7 @@
 // What the inspector's state view reads: the customers, and everything one customer holds, as
 // the service API shows it (accounts with balances, quotes with their status by the mock clock,
 // operations with their state timeline, beneficiaries, subscriptions), newest first.
+import { stateNow } from '../clock';
 import { quoteStatus } from '../domain/quotes';
 import { timelineEntries } from '../services/operation-timeline';
 import type { CustomerRecord, RecordTypes } from '../domain/records';
@@ -17,10 +18,12 @@ const summary = (customer: CustomerRecord) => ({
   name: customer.name,
   clientId: customer.clientId,
   deleted: customer.deleted,
+  // Its own clock, as the inspector shows it beside the name.
+  ...(customer.clock && { clock: { now: new Date(stateNow(customer.clock)).toISOString(), frozen: customer.clock.frozenAt !== null } }),
 });
 
 export function stateHandlers(c: ControlContext) {
-  const { store, clock } = c.deps;
+  const { store } = c.deps;
   const { quotes, subscriptions } = c.services;
 
   /** The newest records of a kind in a scope, and whether there are more. */
@@ -43,7 +46,8 @@ export function stateHandlers(c: ControlContext) {
         newest('beneficiary', id),
         newest('subscription', id),
       ]);
-      const now = clock.now();
+      // Quotes OPEN or EXPIRED by the customer's clock (its own, when it has one).
+      const now = (await c.deps.clocks.clockOf(id)).now();
       const cut = Object.entries({ accounts, quotes: quoteList, operations, beneficiaries, subscriptions: subscriptionList })
         .filter(([, list]) => list.more)
         .map(([name]) => name);

@@ -1,6 +1,7 @@
 // What the store keeps. Resources the API returns as they are stored are the document's own
 // types (generated); the others carry the internal facts the API does not show.
 import type { components } from '../../spec/generated/api-types';
+import type { ClockState } from '../clock';
 
 export type Schemas = components['schemas'];
 export type Account = Schemas['Account'];
@@ -23,6 +24,11 @@ export interface CustomerRecord {
   /** A deleted customer's tokens stop working at once. */
   deleted: boolean;
   /**
+   * The customer's own clock (POST /_mock/customers {clock}), kept with the customer so every
+   * replica reads the same one; absent when it follows the mock's clock.
+   */
+  clock?: ClockState;
+  /**
    * What a customer made by POST /_mock/customers was created with, kept so that its reset
    * (POST /_mock/customers/{id}/reset) puts the same records back under the same ids. A fixture
    * customer has none: its reset reads the fixtures.
@@ -35,6 +41,8 @@ export interface CustomerOrigin {
   accounts: AccountRecord[];
   balances: Array<{ accountId: string; asset: string; value: string }>;
   beneficiaries: Beneficiary[];
+  /** Its own clock as created (an instant, frozen or not); a reset sets it back there. */
+  clock?: { start: string; frozen: boolean };
 }
 
 /** Client credentials, keyed by clientId, pointing at their customer. */

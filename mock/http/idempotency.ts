@@ -46,8 +46,9 @@ export async function runIdempotent(
   scopeKey: string,
   print: string,
   run: () => Promise<HandlerResult>,
+  ownClock = false,
 ): Promise<IdempotentOutcome> {
-  const claim = await store.claimIdempotencyKey(scopeKey, print, clock.now(), ttlMs);
+  const claim = await store.claimIdempotencyKey(scopeKey, print, clock.now(), ttlMs, ownClock);
   if (claim.outcome !== 'CLAIMED') {
     if (claim.entry.fingerprint !== print) throw new ServiceError('IDEMPOTENCY_KEY_REUSED');
     if (claim.outcome === 'IN_PROGRESS') throw new ServiceError('IDEMPOTENCY_REQUEST_IN_PROGRESS');

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { OperationContract } from '../../spec/contract';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import type { CustomerClocks } from '../jobs/customer-clocks';
 import { errorBody, ServiceError } from '../errors/catalogue';
 import type { Services } from '../services';
 import type { Store } from '../store';
@@ -25,6 +26,8 @@ export interface RouteDeps {
   services: Services;
   store: Store;
   clock: Clock;
+  /** Each customer's clock (its own, or the mock's): its idempotency keys and rate-limit bucket run on it. */
+  clocks?: Pick<CustomerClocks, 'cached' | 'clockOf'>;
   config: Config;
   logger: Logger;
   encoder: ResponseEncoder;
@@ -68,12 +71,14 @@ export async function runOperation(
     checkVersion(headers['x-service-version']);
     const customerId = op.security ? await deps.services.tokens.verify(headers.authorization) : '';
     if (customerId) localsOf(res).customerId = customerId;
+    // Known here after the token check (which read it), so no await on the usual path.
+    const clock = customerId && deps.clocks ? (deps.clocks.cached(customerId) ?? (await deps.clocks.clockOf(customerId))) : deps.clock;
     const sent = request.readBody ? await request.readBody() : request.body;
     // For the journal's record of this request, whatever its answer.
     localsOf(res).requestBody = sent;
     // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
     // Awaited only when on: an `await` of nothing still costs a turn of the microtask queue.
-    if (deps.rateLimiter) await deps.rateLimiter.enforce(op.security ? { customerId } : { body: sent }, res);
+    if (deps.rateLimiter) await deps.rateLimiter.enforce(op.security ? { customerId } : { body: sent }, res, clock.now());
     if (op.idempotent && headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');
     const body = op.hasBody ? sent : undefined;
     const check = op.checkRequest({ params: request.params, query: request.query, headers, body });
@@ -90,11 +95,12 @@ export async function runOperation(
       const key = `${customerId}:${String(headers['x-idempotency-key']).toLowerCase()}`;
       const outcome = await runIdempotent(
         deps.store,
-        deps.clock,
+        clock,
         deps.config.idempotencyTtlMs,
         key,
         fingerprint(request.method, request.url, body),
         () => handler(ctx),
+        clock !== deps.clock,
       );
       result = outcome.result;
       replayed = outcome.replayed;

@@ -70,8 +70,7 @@ export class RateLimiter {
   }
 
   /** Takes a token for the key; when there is none, the whole seconds until one is back. */
-  take(key: string): Outcome {
-    const now = this.clock.now();
+  take(key: string, now = this.clock.now()): Outcome {
     const { bucket, outcome } = this.decide(this.buckets.get(key), now);
     this.buckets.set(key, bucket);
     // Only a new key (always given a token) can take the count past the sweep's threshold.
@@ -80,12 +79,12 @@ export class RateLimiter {
   }
 
   /** `take` on a bucket every replica shares. */
-  async takeShared(key: string, shared: SharedBuckets): Promise<Outcome> {
+  async takeShared(key: string, shared: SharedBuckets, now = this.clock.now()): Promise<Outcome> {
     const name = `bucket:${key}`;
     for (;;) {
       const stored = await shared.getValue(name);
       // Stryker disable next-line ConditionalExpression: JSON.parse(null) is null, no bucket to decide() as undefined is.
-      const { bucket, outcome } = this.decide(stored === null ? undefined : (JSON.parse(stored) as Bucket), this.clock.now());
+      const { bucket, outcome } = this.decide(stored === null ? undefined : (JSON.parse(stored) as Bucket), now);
       if (await shared.casValue(name, stored, JSON.stringify(bucket), this.forgetAfterMs)) return outcome;
     }
   }
@@ -99,10 +98,11 @@ export class RateLimiter {
   }
 
   /** The hook of the operation pipeline: takes the caller's token, or sets Retry-After and throws 429. */
-  async enforce(caller: Caller, res: ServerResponse): Promise<void> {
+  /** `now`: the caller's clock (a customer's own, when it has one); the mock's by default. */
+  async enforce(caller: Caller, res: ServerResponse, now = this.clock.now()): Promise<void> {
     const key = bucketKey(caller);
     if (key === undefined) return;
-    const outcome = this.shared ? await this.takeShared(key, this.shared) : this.take(key);
+    const outcome = this.shared ? await this.takeShared(key, this.shared, now) : this.take(key, now);
     if (outcome.ok) return;
     res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
     throw new ServiceError('RATE_LIMITED', {

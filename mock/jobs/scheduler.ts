@@ -67,6 +67,11 @@ export class Scheduler {
     this.handlers.set(kind, handler);
   }
 
+  /** Runs the same kinds of job as `other` (a customer's own clock's scheduler runs the mock's). */
+  handleAs(other: Scheduler): void {
+    for (const [kind, handler] of other.handlers) this.handlers.set(kind, handler);
+  }
+
   /** Adds jobs; resolves once they are kept (in Redis: every replica can now claim them). */
   async schedule(...jobs: JobSpec[]): Promise<void> {
     if (jobs.length === 0) return;

@@ -76,9 +76,16 @@ export class ControlClient {
   snapshot = async () => (await this.call('getSnapshot', {})) as Control['schemas']['Snapshot'];
   restore = async (snapshot: Control['schemas']['Snapshot']) =>
     (await this.call('restoreSnapshot', {}, snapshot)) as Control['schemas']['RestoreResult'];
-  /** A customer of its own (copies of demo-client's accounts and beneficiaries), with credentials. */
-  newCustomer = async (name?: string) =>
-    (await this.call('createCustomer', {}, name === undefined ? {} : { name })) as Control['schemas']['CustomerCreated'];
+  /**
+   * A customer of its own (copies of demo-client's accounts and beneficiaries), with credentials;
+   * a name, or `{ name?, clock?: { start?, frozen? } }` to give it a clock of its own.
+   */
+  newCustomer = async (options?: string | Control['schemas']['CustomerCreate']) =>
+    (await this.call(
+      'createCustomer',
+      {},
+      typeof options === 'string' ? { name: options } : (options ?? {}),
+    )) as Control['schemas']['CustomerCreated'];
 
   clock = async () => (await this.call('getClock', {})) as Control['schemas']['ClockState'];
   /** Moves the mock clock (`'250ms'`, `'30s'`, `'5m'`, `'1h30m'`, or milliseconds); what falls due runs first. */
@@ -86,6 +93,17 @@ export class ControlClient {
   freezeClock = async (at?: string) =>
     (await this.call('freezeClock', {}, at === undefined ? {} : { at })) as Control['schemas']['ClockState'];
   unfreezeClock = async () => (await this.call('unfreezeClock', {})) as Control['schemas']['ClockState'];
+
+  /** A customer's clock: its own (`own: true`), or the mock's that it follows. */
+  customerClock = async (customerId: string) =>
+    (await this.call('getCustomerClock', { customerId })) as Control['schemas']['CustomerClockState'];
+  /** Moves a customer's own clock; only its jobs run, no other clock moves. */
+  advanceCustomerClock = async (customerId: string, by: string | number) =>
+    (await this.call('advanceCustomerClock', { customerId }, { by })) as Control['schemas']['CustomerClockState'];
+  freezeCustomerClock = async (customerId: string, at?: string) =>
+    (await this.call('freezeCustomerClock', { customerId }, at === undefined ? {} : { at })) as Control['schemas']['CustomerClockState'];
+  unfreezeCustomerClock = async (customerId: string) =>
+    (await this.call('unfreezeCustomerClock', { customerId })) as Control['schemas']['CustomerClockState'];
 
   /** Completes an operation (a deposit, as if its payment arrived). */
   settle = async (operationId: string) => (await this.call('settleOperation', { operationId })) as Operation;

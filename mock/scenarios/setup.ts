@@ -21,6 +21,8 @@ export interface Session {
   /** `funded`: the account with the most BRL (needs the control API); `editable`: the one in ACTION_REQUIRED. */
   accounts: { funded?: string; editable?: string };
   token: string;
+  /** Where `clock` steps go under /_mock: the mock's clock, or the customer's own (scenario `clock`). */
+  clockPath: string;
   /** A new token for the same customer (after the clock moved). */
   refreshToken(): Promise<void>;
 }
@@ -46,10 +48,16 @@ export function needsControlApi(scenario: Scenario): boolean {
 
 export async function prepareSession(client: MockClient, scenario: Scenario, control: boolean): Promise<Session> {
   const spec = scenario.customer ?? 'fresh';
+  // A clock of its own is given at creation only: to a fresh customer.
+  if (scenario.clock !== undefined && spec !== 'fresh')
+    throw new SetupError('clock: a clock of its own needs customer: fresh (a clock is given to a customer when it is created)');
+  const ownClock =
+    scenario.clock === undefined ? undefined : scenario.clock === 'own' ? { frozen: true } : { frozen: true, ...scenario.clock };
   let credentials = spec === 'demo' ? DEMO_CREDENTIALS : typeof spec === 'object' ? spec : undefined;
   let fresh: { customerId: string; accounts: string[]; beneficiaries: string[] } | undefined;
   if (!credentials) {
-    const answer = await client.control('POST', '/customers', { name: `scenario: ${scenario.name}`.slice(0, 200) });
+    const name = `scenario: ${scenario.name}`.slice(0, 200);
+    const answer = await client.control('POST', '/customers', ownClock ? { name, clock: ownClock } : { name });
     expectStatus(answer, 201, 'POST /_mock/customers');
     const body = answer.body as { customerId: string; clientId: string; clientSecret: string; accounts: string[]; beneficiaries: string[] };
     credentials = { clientId: body.clientId, clientSecret: body.clientSecret };
@@ -66,6 +74,7 @@ export async function prepareSession(client: MockClient, scenario: Scenario, con
     token: await fetchToken(),
     customer: { id: '', clientId: login.clientId, clientSecret: login.clientSecret, accounts: [], beneficiaries: [] },
     accounts: {},
+    clockPath: ownClock && fresh ? `/customers/${fresh.customerId}/clock` : '/clock',
     async refreshToken() {
       session.token = await fetchToken();
     },

@@ -86,7 +86,8 @@ async function send(step: Step, s: StepContext): Promise<HttpAnswer | undefined>
     });
   }
   if (step.clock !== undefined) {
-    const answer = await client.control('POST', '/clock/advance', { by: String(step.clock) });
+    // The customer's own clock when the scenario has one (only its jobs run), else the mock's.
+    const answer = await client.control('POST', `${s.session.clockPath}/advance`, { by: String(step.clock) });
     // Time moved: a token issued before may have expired; clients get a new one.
     if (answer.status === 200) await s.session.refreshToken();
     return answer;

@@ -12,6 +12,9 @@ export interface ReceiverSpec {
 
 export type CustomerSpec = 'fresh' | 'demo' | { clientId: string; clientSecret: string };
 
+/** A clock of the fresh customer's own, which `clock` steps move (POST /_mock/customers {clock}). */
+export type ClockSpec = 'own' | { start?: string; frozen?: boolean };
+
 export interface EventExpectation {
   receiver: string;
   /** Exactly these X-Event-Type values, in this order. */
@@ -39,6 +42,7 @@ export interface Scenario {
   description?: string;
   reset?: boolean;
   customer?: CustomerSpec;
+  clock?: ClockSpec;
   receivers?: Record<string, ReceiverSpec | null>;
   steps: Step[];
   /** Where it was read from, for messages (absent for a scenario given as an object). */

@@ -35,7 +35,8 @@ export class AccountService {
   }
 
   async replaceOwner(customerId: string, accountId: string, owner: OwnerInput): Promise<Account> {
-    const { store, clock } = this.deps;
+    const { store, clocks } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const updated = await store.update('account', accountId, (record) => {
       if (record.review !== 'NOT_SUBMITTED') throw new ServiceError('ACCOUNT_NOT_EDITABLE', { accountId });
@@ -73,7 +74,8 @@ export class AccountService {
 
   /** Ends an asset's onboarding: ACCOUNT_ASSET_ACTIVATED or ACCOUNT_ASSET_FAILED. */
   async settleAsset(customerId: string, accountId: string, currency: string, to: AssetStatus): Promise<Account> {
-    const { store, clock } = this.deps;
+    const { store, clocks } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
     const updated = (await store.update('account', accountId, (r) => ({
@@ -91,7 +93,8 @@ export class AccountService {
     reason?: StateReason,
     review?: AccountRecord['review'],
   ): Promise<Account> {
-    const { store, clock } = this.deps;
+    const { store, clocks } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
     const updated = (await store.update('account', accountId, (r) => ({

@@ -32,7 +32,8 @@ export class BeneficiaryService {
   }
 
   async create(customerId: string, body: BeneficiaryCreate): Promise<Beneficiary> {
-    const { store, clock, newId } = this.deps;
+    const { store, clocks, newId } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     const at = clock.nowIso();
     const beneficiary: Beneficiary = {
       id: newId(),
@@ -49,7 +50,8 @@ export class BeneficiaryService {
   }
 
   async addInstruction(customerId: string, beneficiaryId: string, input: PaymentInstructionCreate): Promise<Beneficiary> {
-    const { store, clock } = this.deps;
+    const { store, clocks } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     await ownBeneficiary(store, customerId, beneficiaryId);
     const at = clock.nowIso();
     const instruction = this.newInstruction(input, at);
@@ -80,7 +82,8 @@ export class BeneficiaryService {
     to: InstructionStatus,
     reason?: Reason,
   ): Promise<Beneficiary> {
-    const { store, clock } = this.deps;
+    const { store, clocks } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     const beneficiary = await ownBeneficiary(store, customerId, beneficiaryId);
     if (!beneficiary.paymentInstructions.some((pi) => pi.id === instructionId)) {
       throw new ServiceError(

@@ -6,6 +6,7 @@ import type { HostLookup } from '../domain/url-policy';
 import type { AssetScales } from '../domain/money';
 import type { Rate } from '../domain/quotes';
 import type { EventBus } from '../events/event-bus';
+import type { CustomerClocks } from '../jobs/customer-clocks';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Store } from '../store';
 
@@ -16,10 +17,14 @@ export interface ReferenceData {
 
 export interface Deps {
   store: Store;
+  /** The mock's clock: that of every customer without one of its own. */
   clock: ControllableClock;
+  /** Each customer's clock (its own, or the mock's) and the scheduler of its jobs. */
+  clocks: CustomerClocks;
   config: ResolvedConfig;
   codec: CursorCodec;
   events: EventBus;
+  /** The scheduler of the jobs on the mock's clock. */
   scheduler: Scheduler;
   reference: ReferenceData;
   newId: () => string;

@@ -70,7 +70,7 @@ export class OperationService {
         // A city with nothing a BR Code can write gets the BR Code's own fallback (buildDepositBrCode).
         merchantCity: account.account.owner.address.city,
       }),
-      expiresAt: new Date(this.deps.clock.now() + FUNDING_WINDOW_MS).toISOString(),
+      expiresAt: new Date((await this.deps.clocks.clockOf(customerId)).now() + FUNDING_WINDOW_MS).toISOString(),
     };
     const intent = payer ? { type: 'DEPOSIT' as const, fundingInstruction, payer } : { type: 'DEPOSIT' as const, fundingInstruction };
     return this.open(id, customerId, account, quote, intent);
@@ -128,7 +128,9 @@ export class OperationService {
   }
 
   private async usableQuote(customerId: string, accountId: string, quoteId: string): Promise<QuoteRecord> {
-    return assertQuoteUsable(await this.deps.store.get('quote', quoteId), customerId, accountId, this.deps.clock.now());
+    // Expired or not by the customer's clock (its own, when it has one).
+    const now = (await this.deps.clocks.clockOf(customerId)).now();
+    return assertQuoteUsable(await this.deps.store.get('quote', quoteId), customerId, accountId, now);
   }
 
   /** Records the operation consuming the quote (atomically: of concurrent callers exactly one wins). */
@@ -139,7 +141,8 @@ export class OperationService {
     quote: QuoteRecord,
     intent: Operation['intent'],
   ): Promise<Operation> {
-    const { store, clock, reference } = this.deps;
+    const { store, clocks, reference } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     const operation = buildOperation({
       id,
       customerId,
@@ -177,7 +180,9 @@ export class OperationService {
     if (delay === null || operation.currentState.status !== 'REQUESTED') return;
     const data: AutoSettleJob = { customerId: operation.customer.id, operationId: operation.id, origin: this.deps.newId() };
     const dueAt = Date.parse(operation.createdAt) + delay;
-    await this.deps.scheduler.schedule({ kind: AUTO_SETTLE, group: `settle:${data.customerId}`, dueAt, data });
+    // On the customer's clock: a customer with its own has its settlements in its own queue.
+    const scheduler = await this.deps.clocks.schedulerOf(data.customerId);
+    await scheduler.schedule({ kind: AUTO_SETTLE, group: `settle:${data.customerId}`, dueAt, data });
   }
 
   /**
@@ -210,10 +215,10 @@ export class OperationService {
    */
   /** `origin`: the job settling it, so its event can be published again without being queued twice (autoSettle). */
   async settle(customerId: string, operationId: string, origin?: string): Promise<Operation> {
-    const { store, clock, newId } = this.deps;
+    const { store, clocks, newId } = this.deps;
     const operation = await ownOperation(store, customerId, operationId);
     const plan = settlementPlan(operation);
-    const at = clock.nowIso();
+    const at = (await clocks.clockOf(customerId)).nowIso();
     const settleable = (current: Operation) => assertSettleable(current, 'COMPLETED');
     // Magic value 666.66: the first debit is refused as if the balance were short.
     const first = plan.debits[0];
@@ -279,7 +284,7 @@ export class OperationService {
     extra: Parameters<typeof moveOperation>[3],
     origin?: string,
   ): Promise<Operation> {
-    const at = this.deps.clock.nowIso();
+    const at = (await this.deps.clocks.clockOf(operation.customer.id)).nowIso();
     const moved = await this.deps.store.update('operation', operation.id, (current) => moveOperation(current, to, at, extra));
     const result = moved as Operation;
     await this.publish(result, origin);

@@ -17,14 +17,15 @@ export class QuoteService {
     const record = await ownAccount(store, customerId, body.accountId, 'accountId');
     assertAssetsEnabled(record.account, [body.sourceAsset, body.targetAsset]);
     const quote = await this.make(customerId, body.accountId, body, false);
-    return this.present(quote);
+    return this.present(quote, Date.parse(quote.createdAt));
   }
 
   /** Prices and stores a quote; `internal` quotes are the 1:1 ones a transfer makes for itself. */
   async make(customerId: string, accountId: string, request: Omit<QuoteCreate, 'accountId'>, internal: boolean): Promise<QuoteRecord> {
-    const { store, clock, config, reference, newId } = this.deps;
+    const { store, clocks, config, reference, newId } = this.deps;
     const price = priceQuote(request, reference.rates, reference.scales);
-    const now = clock.now();
+    // The customer's clock (its own, when it has one): its quotes live 30 s of that clock.
+    const now = (await clocks.clockOf(customerId)).now();
     const quote: QuoteRecord = {
       id: newId(),
       customerId,
@@ -45,10 +46,11 @@ export class QuoteService {
     const quote = await this.deps.store.get('quote', quoteId);
     if (!quote || quote.customerId !== customerId)
       throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'quote', id: quoteId }, `No quote with id ${quoteId}.`);
-    return this.present(quote);
+    return this.present(quote, (await this.deps.clocks.clockOf(customerId)).now());
   }
 
-  present(quote: QuoteRecord): Quote {
+  /** The quote as the API shows it, its status by `now` (the customer's clock, when known here). */
+  present(quote: QuoteRecord, now = (this.deps.clocks.cached(quote.customerId) ?? this.deps.clock).now()): Quote {
     const { scales } = this.deps.reference;
     return {
       id: quote.id,
@@ -57,7 +59,7 @@ export class QuoteService {
       sourceAmount: amount(quote.sourceAmount, quote.sourceAsset, scales),
       targetAmount: amount(quote.targetAmount, quote.targetAsset, scales),
       rate: quote.rate,
-      status: quoteStatus(quote, this.deps.clock.now()),
+      status: quoteStatus(quote, now),
       operationId: quote.operationId,
       expiresAt: quote.expiresAt,
       createdAt: quote.createdAt,

@@ -18,7 +18,8 @@ export class SubscriptionService {
   constructor(private readonly deps: Deps) {}
 
   async create(customerId: string, body: SubscriptionCreate): Promise<Subscription> {
-    const { store, clock, newId } = this.deps;
+    const { store, clocks, newId } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     await this.checkUrl(body.url);
     const includeAll = body.includeAll === true;
     // Seed: "when true the subscription covers every resource and event type and `resources` is ignored".
@@ -54,7 +55,8 @@ export class SubscriptionService {
   }
 
   async update(customerId: string, subscriptionId: string, body: SubscriptionUpdate): Promise<Subscription> {
-    const { store, clock } = this.deps;
+    const { store, clocks } = this.deps;
+    const clock = await clocks.clockOf(customerId);
     await ownSubscription(store, customerId, subscriptionId);
     if (body.url !== undefined) await this.checkUrl(body.url);
     const resources = body.includeAll === true ? everything() : body.resources !== undefined ? checkedResources(body.resources) : undefined;

@@ -34,7 +34,8 @@ export class TokenService {
     if (!client || !customer || customer.deleted || !constantTimeEqual(client.clientSecret, clientSecret)) {
       throw new ServiceError('INVALID_CLIENT');
     }
-    const now = Math.floor(this.deps.clock.now() / 1000);
+    // By the customer's clock: its own, when it has one (exp follows that clock).
+    const now = Math.floor((await this.deps.clocks.clockOf(customer.id)).now() / 1000);
     const expiresIn = this.deps.config.tokenLifetimeSeconds;
     const accessToken = await new jose.SignJWT({ client_id: clientId })
       .setProtectedHeader({ alg: 'HS256', typ: TOKEN_TYPE })
@@ -58,7 +59,8 @@ export class TokenService {
     const known = authorization === undefined ? undefined : this.verified.get(authorization);
     // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, see above
     if (known) {
-      if (this.deps.clock.now() >= known.expiresAtMs) throw new ServiceError('UNAUTHORIZED', { reason: 'the token has expired' });
+      const clock = this.deps.clocks.cached(known.customerId) ?? (await this.deps.clocks.clockOf(known.customerId));
+      if (clock.now() >= known.expiresAtMs) throw new ServiceError('UNAUTHORIZED', { reason: 'the token has expired' });
       return this.liveCustomer(known.customerId);
     }
     // Any header that is not "Bearer <jwt>" fails the match, so what stands in for a missing one does not matter.
@@ -71,6 +73,9 @@ export class TokenService {
     const token = match[1] as string;
     let subject: string | undefined;
     let expiresAtMs: number;
+    // Expiry is checked by the clock of the customer the token names (its own, or the mock's); a
+    // token whose subject is forged fails the signature check whatever clock is read.
+    const clock = await this.deps.clocks.clockOf(unverifiedSubject(token) ?? '');
     try {
       const { payload } = await jose.jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -78,7 +83,7 @@ export class TokenService {
         audience: AUDIENCE,
         typ: TOKEN_TYPE,
         requiredClaims: ['sub', 'exp', 'iat'],
-        currentDate: new Date(this.deps.clock.now()),
+        currentDate: new Date(clock.now()),
       });
       subject = payload.sub;
       expiresAtMs = (payload.exp as number) * 1000;
@@ -99,6 +104,16 @@ export class TokenService {
     const customer = id ? await this.deps.store.get('customer', id) : undefined;
     if (!customer || customer.deleted) throw new ServiceError('UNAUTHORIZED', { reason: 'the token is not valid' });
     return customer.id;
+  }
+}
+
+/** The `sub` claim as written, before any check: only to pick the clock the check reads. */
+function unverifiedSubject(token: string): string | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof claims.sub === 'string' ? claims.sub : undefined;
+  } catch {
+    return undefined;
   }
 }
 

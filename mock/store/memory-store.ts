@@ -48,6 +48,8 @@ export class MemoryStore implements Store {
   /** Idempotency entries by key, in claim order (a Map keeps insertion order), which is expiry order. */
   private readonly idempotency = new Map<string, IdempotencyEntry>();
   private claimsSinceSweep = 0;
+  /** Keys on a customer's own clock: they expire by that clock, so the sweep (by the mock's) passes them by. */
+  private readonly ownClockKeys = new Set<string>();
 
   private table(kind: Kind): KindTable {
     let table = this.tables.get(kind);
@@ -198,8 +200,10 @@ export class MemoryStore implements Store {
     return { record: next };
   }
 
-  async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
-    if (++this.claimsSinceSweep >= SWEEP_EVERY) this.sweep(now);
+  async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number, ownClock = false): Promise<IdempotencyClaim> {
+    // A customer's own clock may be far from the mock's: its `now` sweeps nothing.
+    if (ownClock) this.ownClockKeys.add(key);
+    else if (++this.claimsSinceSweep >= SWEEP_EVERY) this.sweep(now);
     const existing = this.idempotency.get(key);
     if (existing && existing.expiresAt > now) {
       return existing.state === 'IN_PROGRESS' ? { outcome: 'IN_PROGRESS', entry: existing } : { outcome: 'DONE', entry: existing };
@@ -218,6 +222,7 @@ export class MemoryStore implements Store {
 
   async releaseIdempotencyKey(key: string): Promise<void> {
     this.idempotency.delete(key);
+    this.ownClockKeys.delete(key);
   }
 
   async exportState(now: number): Promise<StoreState> {
@@ -271,6 +276,7 @@ export class MemoryStore implements Store {
     this.tables.clear();
     this.balanceTable.clear();
     this.idempotency.clear();
+    this.ownClockKeys.clear();
     this.claimsSinceSweep = 0;
   }
 
@@ -283,6 +289,7 @@ export class MemoryStore implements Store {
   private sweep(now: number): void {
     this.claimsSinceSweep = 0;
     for (const [key, entry] of this.idempotency) {
+      if (this.ownClockKeys.has(key)) continue;
       if (entry.expiresAt > now) break;
       this.idempotency.delete(key);
     }

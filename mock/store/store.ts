@@ -121,7 +121,11 @@ export interface Store {
     moves: BalanceMove[],
   ): Promise<BalancedUpdate<RecordTypes[K]>>;
 
-  claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim>;
+  /**
+   * `ownClock`: `now` is a customer's own clock (POST /_mock/customers {clock}), which decides this
+   * key's expiry alone: it sweeps no other key, and the mock's clock never sweeps it.
+   */
+  claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number, ownClock?: boolean): Promise<IdempotencyClaim>;
   completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void>;
   releaseIdempotencyKey(key: string): Promise<void>;
 

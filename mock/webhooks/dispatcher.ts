@@ -20,6 +20,7 @@ import type { Contract } from '../../spec/contract';
 import type { ControllableClock } from '../clock';
 import type { Config } from '../config';
 import type { DomainEvent, EventBus } from '../events/event-bus';
+import type { CustomerClocks } from '../jobs/customer-clocks';
 import type { Scheduler } from '../jobs/scheduler';
 import type { JobSpec, Store } from '../store';
 import type { ExecutionLog, SubscriptionRecord } from '../domain/records';
@@ -60,6 +61,8 @@ export interface DispatcherDeps {
   config: Config;
   events: EventBus;
   scheduler: Scheduler;
+  /** A customer with its own clock has its deliveries and retries in its own queue, on that clock. */
+  clocks: CustomerClocks;
   newId: () => string;
   /** Why a delivery to this URL is refused now (the production URL policy resolves the host again), or undefined. */
   refusal: (url: string) => Promise<string | undefined>;
@@ -96,7 +99,8 @@ export class WebhookDispatcher {
   /** Resolves when every queued delivery has been attempted, on every replica (retries not yet due excluded). */
   async idle(): Promise<void> {
     await this.accepted();
-    await this.deps.scheduler.drain();
+    // First attempts of customers with their own clock are in their own queues.
+    await Promise.all([this.deps.scheduler, ...this.deps.clocks.ownSchedulers()].map((scheduler) => scheduler.drain()));
   }
 
   /** Resolves when every event published here has been matched and its deliveries queued. */
@@ -115,7 +119,7 @@ export class WebhookDispatcher {
       );
       return;
     }
-    const { store, newId, scheduler } = this.deps;
+    const { store, newId, clocks } = this.deps;
     const payload = JSON.stringify(event.payload);
     const subscriptions = await store.all('subscription', event.customerId);
     const jobs = subscriptions
@@ -133,7 +137,7 @@ export class WebhookDispatcher {
         const job = deliveryJob(message, newId(), FIRST_ATTEMPT_DUE);
         return event.origin === undefined ? job : { ...job, unique: messageId };
       });
-    await scheduler.schedule(...jobs);
+    if (jobs.length > 0) await (await clocks.schedulerOf(event.customerId)).schedule(...jobs);
   }
 
   /**
@@ -158,7 +162,9 @@ export class WebhookDispatcher {
     logId: string,
     retryOnFailure: boolean,
   ): Promise<{ log: ExecutionLog; allowRetry: boolean } | undefined> {
-    const { store, clock, config, scheduler } = this.deps;
+    const { store, config, clocks } = this.deps;
+    // The customer's clock stamps the log, so its retries fall due on that clock (deliver()).
+    const [clock, scheduler] = await Promise.all([clocks.clockOf(message.customerId), clocks.schedulerOf(message.customerId)]);
     const record = await store.get('subscription', message.subscriptionId);
     if (!record) return undefined; // deleted since: nothing to deliver to
     const subscription = record.subscription;

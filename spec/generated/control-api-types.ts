@@ -123,9 +123,121 @@ export interface paths {
          *     secret) and a copy, with new ids, of the fixture accounts of `demo-client` (balances
          *     copied, review status kept) and its beneficiaries. Each account copy emits
          *     ACCOUNT_CREATED. Parallel test runs use one customer each, so they never see each
-         *     other's data.
+         *     other's data. With `clock`, the customer gets a clock of its own (frozen or running, from
+         *     `start`), moved only by `/_mock/customers/{customerId}/clock/...`, so tests sharing one
+         *     mock move time apart.
          */
         post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/customers/{customerId}/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a customer's clock
+         * @description The clock the customer's quotes, tokens, idempotency keys, rate-limit bucket,
+         *     auto-settlements and webhook retries run on: its own (`own: true`, given when it was
+         *     created) or the mock's clock (`own: false`).
+         */
+        get: operations["getCustomerClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/customers/{customerId}/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a customer's own clock forward
+         * @description Moves the customer's own clock forward by a duration (the grammar of
+         *     `POST /_mock/clock/advance`). The clock walks to each due time of the customer's jobs in
+         *     turn and runs them (auto-settlements, webhook deliveries and retries), attempting their
+         *     webhooks before the answer. No other customer's clock or jobs move, nor the mock's clock.
+         *     A customer that follows the mock's clock is `409 INVALID_STATE_TRANSITION`.
+         */
+        post: operations["advanceCustomerClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/customers/{customerId}/clock/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a customer's own clock
+         * @description Stops the customer's own clock where it is, or at `at`. The customer's jobs due at the new instant run before the answer.
+         */
+        post: operations["freezeCustomerClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_mock/customers/{customerId}/clock/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let a customer's own clock run
+         * @description The customer's own clock runs again from where it stands.
+         */
+        post: operations["unfreezeCustomerClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1084,6 +1196,7 @@ export interface components {
             [key: string]: unknown;
         };
         CustomerCreate: {
+            clock?: components["schemas"]["CustomerClockCreate"];
             /** @description The customer's name; `QA customer <hex>` by default. */
             name?: string;
         };
@@ -1094,6 +1207,35 @@ export interface components {
             /** @description Ids of the account copies, in the order of the fixtures. */
             accounts: components["schemas"]["Uuid"][];
             beneficiaries: components["schemas"]["Uuid"][];
+            /** @description The customer's own clock, when it was given one. */
+            clock?: components["schemas"]["ClockState"];
+        };
+        /**
+         * @description Gives the new customer its own clock: its quotes, tokens, idempotency keys, rate-limit
+         *     bucket, auto-settlements and webhook retries run on it, and only
+         *     `/_mock/customers/{customerId}/clock/...` moves it (never the mock's clock API).
+         */
+        CustomerClockCreate: {
+            /** @description The instant it starts at; the mock clock's instant by default. */
+            start?: components["schemas"]["Timestamp"];
+            /**
+             * @description Stands still until advanced (true), or runs with real time (false).
+             * @default false
+             */
+            frozen: boolean;
+        };
+        CustomerClockState: {
+            customerId: components["schemas"]["Uuid"];
+            /** @description True for a clock of its own; false when the customer follows the mock's clock (then `now` and `frozen` are that clock's). */
+            own: boolean;
+            now: components["schemas"]["Timestamp"];
+            /** @description True while the clock stands still. */
+            frozen: boolean;
+        };
+        SnapshotCustomerClock: {
+            customerId: components["schemas"]["Uuid"];
+            now: components["schemas"]["Timestamp"];
+            frozen: boolean;
         };
         /** @description Why a state was entered; the service document's Reason, and its code must be one that document knows. */
         Reason: {
@@ -1233,6 +1375,8 @@ export interface components {
             clientId: string;
             /** @description True for a customer whose credentials no longer work. */
             deleted: boolean;
+            /** @description The customer's own clock, when it has one (absent when it follows the mock's clock). */
+            clock?: components["schemas"]["ClockState"];
         };
         CustomerSummaryList: {
             data: components["schemas"]["CustomerSummary"][];
@@ -1355,6 +1499,8 @@ export interface components {
             version: 1;
             takenAt: components["schemas"]["Timestamp"];
             clock: components["schemas"]["ClockState"];
+            /** @description The customers' own clocks (absent in snapshots of earlier versions); an import sets each again. */
+            customerClocks?: components["schemas"]["SnapshotCustomerClock"][];
             /** @description The last insertion key issued; insertion continues after it. */
             sequence: number;
             records: {
@@ -1580,6 +1726,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description INVALID_STATE_TRANSITION - the customer follows the mock's clock (it was created without a clock of its own). */
+        NoOwnClock: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INVALID_STATE_TRANSITION",
+                 *       "message": "Customer 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f follows the mock's clock; give it its own with POST /_mock/customers {\"clock\":{}}.",
+                 *       "details": {
+                 *         "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                 *         "reason": "no own clock"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description INVALID_STATE_TRANSITION - the record is not in a state that allows this change (a finished operation, an asset no longer ONBOARDING, a pay on a non-deposit). */
         Conflict: {
             headers: {
@@ -1638,6 +1804,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Id of a customer.
+         * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+         */
+        CustomerIdPath: components["schemas"]["Uuid"];
         /**
          * @description Id of an operation, of any customer.
          * @example 7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d
@@ -1924,11 +2095,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "QA run 42"
-                 *     }
-                 */
                 "application/json": components["schemas"]["CustomerCreate"];
             };
         };
@@ -1960,6 +2126,187 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCustomerClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's clock. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                     *       "own": true,
+                     *       "now": "2026-11-21T12:00:00.000Z",
+                     *       "frozen": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerClockState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceCustomerClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "by": "31s"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The customer's clock after the move. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                     *       "own": true,
+                     *       "now": "2026-11-21T12:00:31.000Z",
+                     *       "frozen": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerClockState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NoOwnClock"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    freezeCustomerClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "at": "2026-11-21T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClockFreeze"];
+            };
+        };
+        responses: {
+            /** @description The customer's frozen clock. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                     *       "own": true,
+                     *       "now": "2026-11-21T12:00:00.000Z",
+                     *       "frozen": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerClockState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NoOwnClock"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unfreezeCustomerClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a customer.
+                 * @example 0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's running clock. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "customerId": "0d6f1c8e-3b2a-4f5e-9c7d-8a1b2c3d4e5f",
+                     *       "own": true,
+                     *       "now": "2026-11-21T12:00:00.000Z",
+                     *       "frozen": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerClockState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NoOwnClock"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -85,6 +85,23 @@ describe('startMock()', () => {
     expect(await one.control.faults()).toEqual([]);
   });
 
+  it('gives a new customer a clock of its own and moves it by customer id, leaving the mock’s clock alone', async () => {
+    const customer = await two.control.newCustomer({ name: 'QA own clock', clock: { start: '2030-01-01T00:00:00Z', frozen: true } });
+    expect(customer.clock).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: true });
+    const before = await two.control.clock();
+    expect(await two.control.advanceCustomerClock(customer.customerId, '90s')).toEqual({
+      customerId: customer.customerId,
+      own: true,
+      now: '2030-01-01T00:01:30.000Z',
+      frozen: true,
+    });
+    expect((await two.control.unfreezeCustomerClock(customer.customerId)).frozen).toBe(false);
+    expect((await two.control.freezeCustomerClock(customer.customerId, '2031-01-01T00:00:00Z')).now).toBe('2031-01-01T00:00:00.000Z');
+    expect(await two.control.customerClock(customer.customerId)).toMatchObject({ own: true, frozen: true });
+    expect(Date.parse((await two.control.clock()).now)).toBeLessThan(Date.parse(before.now) + 60_000);
+    expect((await two.control.newCustomer('QA plain')).clock).toBeUndefined();
+  });
+
   it('answers a refused control call with a ControlError carrying the status and Error body', async () => {
     const refusal = await one.control.advanceClock('soon').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(ControlError);

@@ -4,7 +4,9 @@ import { useResource } from './live';
 import type { CustomerSummary, CustomerSummaryList, Topic } from './types';
 
 export function customerLabel(customer: CustomerSummary): string {
-  return `${customer.name} (${customer.clientId})${customer.deleted ? ' - deleted' : ''}`;
+  // A customer with a clock of its own shows where that clock stands (POST /_mock/customers {clock}).
+  const clock = customer.clock ? ` - own clock ${customer.clock.now}${customer.clock.frozen ? ' (frozen)' : ''}` : '';
+  return `${customer.name} (${customer.clientId})${customer.deleted ? ' - deleted' : ''}${clock}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 // The job queue in Redis: every replica claims from it, so a due job runs once whichever replica
 // scheduled it, and the job of a replica that dies is claimed again once its lease (real time,
 // Redis's clock) runs out. Each step is one script. Keys under "<prefix>s:job:", inside the
-// store's "s:", so a reset or snapshot import of the state drops the jobs with it:
+// store's "s:", so a reset or snapshot import of the state drops the jobs with it (a customer's own
+// clock has a queue of its own under "<prefix>s:job:c:<customerId>:", the same keys inside):
 //   seq              job ids (16 digits: ids of equal due time sort in the order scheduled)
 //   data, grp        hash id → the job's JSON, id → its group
 //   g:<group>        sorted set: the group's jobs by due time (mock time)
@@ -157,8 +158,13 @@ export class RedisJobQueue implements JobQueue {
     private readonly client: RedisClient,
     prefix: string,
     private readonly leaseMs: number,
+    /**
+     * A queue of its own inside the mock's (a customer's own clock: "c:<customerId>:"), whose
+     * jobs fall due by that clock; the mock's queue's clear (a reset) drops it too.
+     */
+    namespace = '',
   ) {
-    this.keys = `${prefix}s:job:`;
+    this.keys = `${prefix}s:job:${namespace}`;
     for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 0, lua });
   }
 

@@ -254,11 +254,11 @@ export class RedisStore implements Store {
   }
 
   // ---------------------------------------------------------------- idempotency keys
-  async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyClaim> {
+  async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number, ownClock = false): Promise<IdempotencyClaim> {
     const reply = (await this.run(
       'fosClaimKey',
       [this.keys.idem(key), this.keys.key('idem-exp')],
-      [key, fingerprint, now, String(now + ttlMs), `${this.keys.key('idem')}:`, IN_PROGRESS_LEASE_MS],
+      [key, fingerprint, now, String(now + ttlMs), `${this.keys.key('idem')}:`, IN_PROGRESS_LEASE_MS, ownClock ? '1' : '0'],
     )) as string[];
     if (reply[0] === 'CLAIMED') return { outcome: 'CLAIMED' };
     const [state, storedPrint, expiresAt, response] = reply as [IdempotencyEntry['state'], string, string, string];

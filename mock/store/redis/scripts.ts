@@ -183,15 +183,20 @@ return 1`,
    * otherwise the key is claimed IN_PROGRESS. A few expired entries are swept on the way (mock
    * time decides expiry, so Redis TTLs cannot). An IN_PROGRESS claim also holds a lease of real
    * time (Redis's clock): a claim whose request never finished (its replica died, or lost Redis
-   * before it could release the key) can be claimed again once the lease is over.
+   * before it could release the key) can be claimed again once the lease is over. ARGV[7] '1': the
+   * key is on a customer's own clock, whose `now` must not sweep other keys (nor theirs it): it is
+   * neither a sweeper nor in the index, and goes with a reset.
    */
   fosClaimKey: {
     keys: 2,
     lua: `
-local dead = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[3], 'LIMIT', 0, 20)
-for _, key in ipairs(dead) do
-  redis.call('DEL', ARGV[5] .. key)
-  redis.call('ZREM', KEYS[2], key)
+local own = ARGV[7] == '1'
+if not own then
+  local dead = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[3], 'LIMIT', 0, 20)
+  for _, key in ipairs(dead) do
+    redis.call('DEL', ARGV[5] .. key)
+    redis.call('ZREM', KEYS[2], key)
+  end
 end
 local t = redis.call('TIME')
 local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -201,7 +206,7 @@ if e[2] and tonumber(e[3]) > tonumber(ARGV[3]) and not abandoned then return { e
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'state', 'IN_PROGRESS', 'expiresAt', ARGV[4],
   'lease', string.format('%d', real + tonumber(ARGV[6])))
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+if not own then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
 return { 'CLAIMED' }`,
   },
   /**
