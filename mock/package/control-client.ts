@@ -154,7 +154,8 @@ export class ControlClient {
   resetCustomer = async (customerId: string) =>
     (await this.call('resetCustomer', { customerId })) as Control['schemas']['CustomerResetResult'];
   /** A customer of its own for one test, with helpers scoped to it (faults, verify, deliveries, reset). */
-  customer = async (name?: string) => new CustomerHandle(this, await this.newCustomer(name));
+  /** A fresh customer as a per-test handle; `{ clock: { start?, frozen? } }` gives it a clock of its own (`handle.clock`). */
+  customer = async (options?: string | Control['schemas']['CustomerCreate']) => new CustomerHandle(this, await this.newCustomer(options));
 
   async close(): Promise<void> {
     await this.client.close();
@@ -198,6 +199,18 @@ export class CustomerHandle {
       beneficiaries: this.beneficiaries,
     } = created);
   }
+
+  /**
+   * This customer's own clock (made with `customer({ clock: … })`): only its quotes, tokens, keys,
+   * settlements and retries run on it, and moving it moves no one else's time. A customer without
+   * one is refused 409 by every call but `read`.
+   */
+  readonly clock = {
+    read: async () => this.control.customerClock(this.customerId),
+    advance: async (by: string | number) => this.control.advanceCustomerClock(this.customerId, by),
+    freeze: async (at?: string) => this.control.freezeCustomerClock(this.customerId, at),
+    unfreeze: async () => this.control.unfreezeCustomerClock(this.customerId),
+  };
 
   /** Faults that act only on requests with this customer's token. */
   readonly faults = {

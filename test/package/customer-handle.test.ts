@@ -63,6 +63,31 @@ describe('a customer handle on a mock started elsewhere', () => {
     expect((await bob.verify({ path: '/v1/quotes' }, { exactly: 1 })).ok).toBe(true);
   });
 
+  it("moves its own clock alone: its quote expires while another customer's, made at the same time, stays open", async () => {
+    const carol = await control.customer({ name: 'carol', clock: { frozen: true } });
+    const dave = await control.customer({ name: 'dave', clock: { frozen: true } });
+    const carolQuote = (await (await clientOf(carol))('10.00').then((r) => r.json())) as { id: string; expiresAt: string };
+    const daveQuote = (await (await clientOf(dave))('10.00').then((r) => r.json())) as { id: string; expiresAt: string };
+    const before = await carol.clock.read();
+    const daveBefore = await dave.clock.read();
+    expect(before).toMatchObject({ own: true, frozen: true });
+    const after = await carol.clock.advance('31s');
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBe(31_000);
+    expect((await dave.clock.read()).now).toBe(daveBefore.now);
+    const read = async (customer: CustomerHandle, id: string) => {
+      const token = await fetch(`${mock.url}/api/oauth/client/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: customer.clientId, clientSecret: customer.clientSecret }),
+      }).then(async (r) => ((await r.json()) as { accessToken: string }).accessToken);
+      return (await fetch(`${mock.url}/v1/quotes/${id}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as {
+        status: string;
+      };
+    };
+    expect((await read(carol, carolQuote.id)).status).toBe('EXPIRED');
+    expect((await read(dave, daveQuote.id)).status).toBe('OPEN');
+  });
+
   it('a failed verification throws a message listing each near miss and how it differs', async () => {
     const carol = await control.customer();
     const quotes = await clientOf(carol);
