@@ -15,47 +15,32 @@ const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
-const nonPublic = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  nonPublic.addSubnet(net, bits, 'ipv4');
+type Subnet = readonly [network: string, prefix: number];
+
+function subnets(ipv4: readonly Subnet[], ipv6: readonly Subnet[]): BlockList {
+  const list = new BlockList();
+  for (const [net, bits] of ipv4) list.addSubnet(net, bits, 'ipv4');
+  for (const [net, bits] of ipv6) list.addSubnet(net, bits, 'ipv6');
+  return list;
 }
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  nonPublic.addSubnet(net, bits, 'ipv6');
 
 /** Addresses a receiver on this machine or its private networks has: loopback, private, shared (container networks), link-local. */
-const privateNets = new BlockList();
-for (const [net, bits] of [
+const PRIVATE_V4: Subnet[] = [
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
   ['127.0.0.0', 8],
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
-] as const) {
-  privateNets.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
+];
+const PRIVATE_V6: Subnet[] = [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
-] as const)
-  privateNets.addSubnet(net, bits, 'ipv6');
+];
+const privateNets = subnets(PRIVATE_V4, PRIVATE_V6);
+/** Not public: the private ones, and the unspecified, multicast and reserved ranges. */
+const nonPublic = subnets([...PRIVATE_V4, ['0.0.0.0', 8], ['224.0.0.0', 4], ['240.0.0.0', 4]], [...PRIVATE_V6, ['::', 128], ['ff00::', 8]]);
 
 /** The literal address of a URL host, unwrapping [v6] and IPv4-mapped IPv6. */
 function literalAddress(hostname: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
