@@ -43,7 +43,7 @@ import { CustomerClocks } from './jobs/customer-clocks';
 import { Scheduler } from './jobs/scheduler';
 import type { Deps } from './services/deps';
 import { createServices, type Services } from './services';
-import { MemoryJobQueue, MemoryStore, RedisJobQueue, RedisBus, RedisSharedState, RedisStore, type Store } from './store';
+import { MemoryJobQueue, MemoryStore, redisParts, type RedisSharedState, type RedisStore, type Store } from './store';
 import { httpDelivery, type Deliver, type HttpDelivery } from './webhooks/deliver';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
@@ -113,11 +113,14 @@ interface RedisParts {
   url: string;
   store: RedisStore;
   shared: RedisSharedState;
+  /** The Redis module's classes (loaded only for a mock on Redis). */
+  classes: ReturnType<typeof redisParts>;
 }
 
 async function openRedis(url: string, prefix: string): Promise<RedisParts> {
-  const store = await RedisStore.open({ url, prefix });
-  return { url, store, shared: new RedisSharedState(store.client, prefix) };
+  const classes = redisParts();
+  const store = await classes.RedisStore.open({ url, prefix });
+  return { url, store, shared: new classes.RedisSharedState(store.client, prefix), classes };
 }
 
 async function assemble(options: AppOptions, given: Config, logger: Logger, redis: RedisParts | undefined): Promise<MockApp> {
@@ -146,7 +149,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   // Jobs kept where the state is: on Redis every replica claims from one queue (a customer's own
   // clock has a namespace of its own in it).
   const queueFor = (namespace = '') =>
-    redis ? new RedisJobQueue(redis.store.client, config.redisPrefix, config.jobLeaseMs, namespace) : new MemoryJobQueue();
+    redis ? new redis.classes.RedisJobQueue(redis.store.client, config.redisPrefix, config.jobLeaseMs, namespace) : new MemoryJobQueue();
   const onJobError = (error: unknown) => logger.error({ err: error }, 'scheduled job failed');
   const scheduler = new Scheduler(clock, queueFor(), onJobError, { leaseMs: config.jobLeaseMs });
   const clocks = new CustomerClocks({
@@ -217,7 +220,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   };
   const cluster = redis
     ? await sharedCluster(parts, redis.shared, async (handle) => {
-        const bus = await RedisBus.open({
+        const bus = await redis.classes.RedisBus.open({
           url: redis.url,
           prefix: config.redisPrefix,
           publisher: redis.store.client,

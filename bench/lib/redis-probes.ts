@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
-import { defineScripts, type RedisClient, RedisSharedState } from '../../mock/store';
+import { defineScripts, type RedisClient, RedisSharedState } from '../../mock/store/redis';
 
 const CLOCK_TICK_S = 1 / clockTicks();
 

@@ -18,9 +18,23 @@ export type {
 export type { ClaimedJob, JobCounts, JobQueue, JobSpec, PendingJob } from './job-queue';
 export { MemoryStore } from './memory-store';
 export { MemoryJobQueue } from './memory-job-queue';
-export { RedisStore, type RedisStoreOptions } from './redis/redis-store';
-export { RedisJobQueue } from './redis/job-queue';
-export { RedisBus, type BusHandler } from './redis/bus';
-export { RedisSharedState, type ControlState } from './redis/shared-state';
-export { connectRedis, redactedUrl, type RedisClient } from './redis/connection';
-export { defineScripts } from './redis/scripts';
+export type {
+  BusHandler,
+  ControlState,
+  RedisBus,
+  RedisClient,
+  RedisJobQueue,
+  RedisSharedState,
+  RedisStore,
+  RedisStoreOptions,
+} from './redis';
+export { redactedUrl } from './redis/redacted-url';
+
+/**
+ * The Redis parts (store, job queue, bus, shared state), loaded on the first call: a mock without
+ * REDIS_URL never loads ioredis, which would cost about a fifth of its start-up.
+ */
+export function redisParts(): typeof import('./redis') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- this require is what defers loading ioredis
+  return require('./redis') as typeof import('./redis');
+}

@@ -4,7 +4,8 @@
 // job claimed once, a group run one job at a time, whoever claims), a claim is a lease in real
 // time that another replica takes over once it runs out, and prefixes keep queues apart.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { connectRedis, type RedisClient, RedisJobQueue, MemoryJobQueue, type ClaimedJob, type JobSpec } from '../../mock/store';
+import { MemoryJobQueue, type ClaimedJob, type JobSpec } from '../../mock/store';
+import { connectRedis, type RedisClient, RedisJobQueue } from '../../mock/store/redis';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { jobQueueContract } from './job-queue-contract';
 import { job, nameOf, runAll, T0, token } from './job-queue-kit';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createClock } from '../../mock/clock';
 import { RateLimiter } from '../../mock/http/rate-limit';
-import { connectRedis, type RedisClient, RedisSharedState } from '../../mock/store';
+import { connectRedis, type RedisClient, RedisSharedState } from '../../mock/store/redis';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 
 describeWithRedis('the shared state in Redis', (redis) => {

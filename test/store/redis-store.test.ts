@@ -4,7 +4,7 @@
 // outlives the connection and the server (append-only file).
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { RedisStore } from '../../mock/store';
+import { RedisStore } from '../../mock/store/redis';
 import type { Operation, QuoteRecord } from '../../mock/domain/records';
 import { startRedisServer } from '../support/redis-server';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';

@@ -6,6 +6,7 @@
 // while ioredis keeps reconnecting in the background by itself.
 import { Redis, ReplyError } from 'ioredis';
 import { ServiceError } from '../../errors/catalogue';
+import { redactedUrl } from './redacted-url';
 
 /** How long one command may take before the request is answered 503 instead of hanging. */
 const COMMAND_TIMEOUT_MS = 3_000;
@@ -46,17 +47,6 @@ export async function connectRedis(options: ConnectOptions): Promise<RedisClient
     throw new Error(`fos-mock: cannot reach Redis at ${redactedUrl(options.url)}: ${(error as Error).message}`, { cause: error });
   }
   return client;
-}
-
-/** The URL without its password, for messages and logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
 }
 
 /**
