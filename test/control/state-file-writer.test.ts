@@ -113,6 +113,23 @@ describe('the state file writer', () => {
     expect(seen.writes).toEqual([7]);
   });
 
+  it('never writes into the file itself: a write stopped before its rename leaves the last complete write', async () => {
+    const path = join(folder, 'stopped.json');
+    const { writer, seen } = counterWriter(path, 3_600_000);
+    seen.value = 1;
+    writer.changed();
+    await writer.flush();
+    // The temporary file cannot be made (a folder holds its name): the write stops where a kill could stop it.
+    mkdirSync(join(folder, '.stopped.json.tmp'));
+    seen.value = 2;
+    writer.changed();
+    await expect(writer.flush()).rejects.toThrow(/EISDIR/);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ value: 1 });
+    rmSync(join(folder, '.stopped.json.tmp'), { recursive: true });
+    await writer.close();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ value: 2 });
+  });
+
   it('reports a write that fails and writes the change at the next attempt', async () => {
     const missing = join(folder, 'gone', 'state.json');
     const { writer, seen } = counterWriter(missing, 3_600_000);
