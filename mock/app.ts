@@ -18,6 +18,10 @@ import { localOnly } from './http/local-only';
 import { faultMiddleware } from './http/fault-middleware';
 import { FaultRegistry } from './http/faults';
 import { controlHandlers } from './control/handlers';
+import type { ControlContext } from './control/context';
+import { openStateFile } from './control/state-file';
+import { StateFileWriter } from './control/state-file-writer';
+import { takeSnapshot } from './control/snapshot';
 import { Journal, JOURNAL_SIZE } from './http/journal';
 import { createLogger, requestLog } from './http/logging';
 import { controlRouter } from './control/router';
@@ -86,6 +90,8 @@ export interface MockApp {
   journal: Journal;
   /** Every replica of this mock: this process alone in memory, all replicas on the same Redis. */
   cluster: Cluster;
+  /** STATE_FILE: the file the state is kept in, and whether start-up loaded it (else it was written from the fixtures). */
+  stateFile?: { path: string; loaded: boolean };
   /** The fixtures loaded now: read again from their file by every reset. */
   readonly fixtures: DemoFixtures;
   /** What changed, for the push channel (GET /_mock/live): a listener here is an inspector page open. */
@@ -171,17 +177,34 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   };
   // A replaced delivery (tests of the dispatcher) holds no connections of ours to close.
   const delivery: HttpDelivery = options.deliver ? { send: options.deliver, close: () => Promise.resolve() } : httpDelivery();
+  // STATE_FILE: the state written after every change (any request that is not a read, any job's
+  // event, any delivery attempt), from the snapshot of the control context made below (taken
+  // only once the app is assembled).
+  const stateWriter = config.stateFile
+    ? new StateFileWriter(config.stateFile, {
+        take: () => takeSnapshot(context as ControlContext),
+        onWritten: (path, bytes) => logger.debug({ path, bytes }, 'state written'),
+        onError: (error) => logger.error({ err: error, path: config.stateFile }, 'state not written'),
+      })
+    : undefined;
+  const changed = () => stateWriter?.changed();
   // What changed, for the inspector's push channel (GET /_mock/live).
   const feed = new LiveFeed();
   const base = createServices(deps);
   const stopTimelines = recordOperationTimelines(deps, (error) => logger.warn({ err: error }, 'operation timeline not recorded'));
-  const stopStateNotices = deps.events.subscribe(() => feed.notify('state', 'jobs'));
+  const stopStateNotices = deps.events.subscribe(() => {
+    feed.notify('state', 'jobs');
+    changed();
+  });
   const webhooks = new WebhookDispatcher(
     {
       ...deps,
       send: delivery.send,
       refusal: (url) => base.subscriptions.deliveryRefusal(url),
-      attempted: () => feed.notify('deliveries', 'jobs'),
+      attempted: () => {
+        feed.notify('deliveries', 'jobs');
+        changed();
+      },
     },
     contract,
     logger,
@@ -196,6 +219,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   const logRequest = requestLog(logger);
   journal.onRecord = (entry) => {
     logRequest?.(entry);
+    if (entry.method !== 'GET' && entry.method !== 'HEAD') changed();
     if (!isControlPath(entry.path)) feed.notify('requests');
     else if (entry.method !== 'GET') feed.notify(...LIVE_TOPICS);
   };
@@ -266,12 +290,22 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       renderer: options.docsRenderer === undefined ? findRenderer() : (options.docsRenderer ?? undefined),
     }),
   );
-  if (config.controlApi) {
+  // The control API's context; the state file imports and exports through it too.
+  const control = config.controlApi || stateWriter ? (options.controlContract ?? controlContract(options.precompiled)) : undefined;
+  const context: ControlContext | undefined = control && {
+    deps,
+    services,
+    publicContract: contract,
+    controlContract: control,
+    fixtures,
+    faults,
+    journal,
+    logger,
+    cluster,
+  };
+  if (config.controlApi && control && context) {
     // Off: /_mock is not mounted, so every path under it is 404 ROUTE_NOT_FOUND like any unknown path.
-    const control = options.controlContract ?? controlContract(options.precompiled);
-    const table = routeHandlers(
-      controlHandlers({ deps, services, publicContract: contract, controlContract: control, fixtures, faults, journal, logger, cluster }),
-    );
+    const table = routeHandlers(controlHandlers(context));
     const streams = { streamChanges: live.handler };
     assertHandlersMatchDocument(control, { ...table, ...streams });
     // Only the machine it is meant for: its Host, and the site a change comes from (local-only.ts).
@@ -298,8 +332,11 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     assertAvailable: redis ? () => cluster.assertAvailable() : undefined,
   });
 
+  const stateFile = stateWriter && { path: stateWriter.path, loaded: await openStateFile(context as ControlContext, stateWriter) };
+
   return {
     app: listener,
+    stateFile,
     deps,
     services,
     contract,
@@ -320,6 +357,8 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       deps.scheduler.stop();
       clocks.stop();
       services.webhooks.close();
+      // The last state, once no job can change it any more.
+      await stateWriter?.close().catch((error: unknown) => logger.error({ err: error, path: stateWriter.path }, 'state not written'));
       await delivery.close();
       await journal.flush().catch(() => undefined);
       await cluster.close();

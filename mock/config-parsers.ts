@@ -2,6 +2,7 @@
 // value, or undefined when the text is not of the accepted form. mock/config.ts names them in its
 // table of settings.
 import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseDuration } from './domain/duration';
 
 /** Per-customer rate limit: `requests` per `perMs` of mock time. */
@@ -58,6 +59,34 @@ export const readableFile: Parse<string> = (raw) => {
   try {
     accessSync(raw, constants.R_OK);
     return statSync(raw).isFile() ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Where the state file goes: its folder exists and this process may write there (the file is
+ * written beside itself and renamed over), and the path, if something is there, is a file it may
+ * read and write. Answered as an absolute path, so a later change of folder does not move it.
+ */
+export const stateFilePath: Parse<string> = (raw) => {
+  if (raw.trim() === '') return undefined;
+  const path = resolve(raw);
+  try {
+    if (!statSync(dirname(path)).isDirectory()) return undefined;
+    accessSync(dirname(path), constants.W_OK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!statSync(path).isFile()) return undefined;
+  } catch {
+    // Nothing there yet: the first write makes it.
+    return path;
+  }
+  try {
+    accessSync(path, constants.R_OK | constants.W_OK);
+    return path;
   } catch {
     return undefined;
   }

@@ -15,6 +15,7 @@ import {
   rateLimitOf,
   readableFile,
   redisUrl,
+  stateFilePath,
   whole,
   type Parse,
   type RateLimit,
@@ -77,6 +78,12 @@ export interface Config {
    * replicas on one Redis are one service, and a restart loses nothing. Absent: in memory.
    */
   redisUrl?: string;
+  /**
+   * Keep the state in memory and in this file too (env STATE_FILE, flag --state-file): loaded at
+   * start when it exists (it wins over the fixtures), written after changes and on a clean stop
+   * (docs/control-api.md#state-file). Not with redisUrl, which keeps the state already.
+   */
+  stateFile?: string;
   /** Prefix of the mock's Redis keys (env REDIS_PREFIX, default "fos:"): several mocks can share one Redis. */
   redisPrefix: string;
   /**
@@ -231,6 +238,13 @@ export const SETTINGS = [
     parse: redisUrl,
   }),
   setting({
+    key: 'stateFile',
+    env: 'STATE_FILE',
+    flag: { name: 'stateFile', text: '--state-file' },
+    accepted: 'a file path in a folder that exists and can be written, the file (if there is one) readable and writable',
+    parse: stateFilePath,
+  }),
+  setting({
     key: 'redisPrefix',
     env: 'REDIS_PREFIX',
     accepted: 'letters, digits and : _ - . (1 to 64 characters)',
@@ -319,7 +333,17 @@ export function configFrom(env: Record<string, string | undefined>, flags: Serve
     // A boolean flag is a --no-x switch: present, it turns the setting off.
     if (flag !== undefined && s.flag) assign(s, s.flag.text, typeof flag === 'boolean' ? (flag ? 'on' : 'off') : flag);
   }
+  assertOneKeeper(config, flags.stateFile !== undefined ? '--state-file' : 'STATE_FILE', 'REDIS_URL or --redis');
   return config;
+}
+
+/**
+ * One place keeps the state: a state file beside Redis would be a second copy that nothing reads
+ * (Redis keeps the state across restarts already), so the two together stop start-up.
+ */
+function assertOneKeeper(config: Config, stateFileName: string, redisName: string): void {
+  if (config.stateFile !== undefined && config.redisUrl !== undefined)
+    throw new ConfigError(stateFileName, config.stateFile, `unset when ${redisName} is set (Redis keeps the state across restarts itself)`);
 }
 
 /** A typed value in the text form its setting's parser reads (what a variable would hold). */
@@ -365,5 +389,6 @@ export function checkedConfig(options: Partial<Config>, base: Config = defaultCo
       throw new ConfigError(key, asText(value), `one of the options ${[...settings.keys(), ...Object.keys(CODE_ONLY)].join(', ')}`);
     }
   }
+  assertOneKeeper(config, 'stateFile', 'redisUrl');
   return config;
 }

@@ -42,7 +42,7 @@ export async function serve(config: Config): Promise<void> {
     const customers = mock.fixtures.customers;
     const lines = [
       `fos-mock listening on ${base} (ready in ${ms.toFixed(0)} ms; strict responses ${config.strictResponses ? 'on' : 'off'}; ` +
-        `state ${config.redisUrl ? `in Redis at ${redactedUrl(config.redisUrl)}, shared with every replica there` : 'in memory'})`,
+        `state ${stateWhere(config, mock.stateFile)})`,
       'Demo credentials:',
       ...customers.map((c) => `  clientId=${c.clientId} clientSecret=${c.clientSecret}  (${c.name})`),
       'Try (a token, then the accounts):',
@@ -64,6 +64,13 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** Where the state is kept, for the start-up line. */
+function stateWhere(config: Config, file: { path: string; loaded: boolean } | undefined): string {
+  if (config.redisUrl) return `in Redis at ${redactedUrl(config.redisUrl)}, shared with every replica there`;
+  if (file) return `in memory and in ${file.path}, ${file.loaded ? 'loaded from it' : 'a new file'}`;
+  return 'in memory';
 }
 
 /** The version of the package this command belongs to. */
@@ -99,6 +106,7 @@ export function program(): Command {
     .option('--clock-start <iso>', 'start the mock clock at this instant (env CLOCK_START)')
     .option('--no-control-api', 'do not serve the /_mock control API (env CONTROL_API=off)')
     .option('--redis <url>', 'keep the state in this Redis, shared by every replica on it (env REDIS_URL)')
+    .option('--state-file <path>', 'keep the state in this file too: loaded at start, written after changes and on stop (env STATE_FILE)')
     .option(
       '--allowed-hosts <hosts>',
       'hosts the control API answers besides loopback ones, comma-separated; * for any (env ALLOWED_HOSTS)',

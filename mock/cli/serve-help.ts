@@ -19,6 +19,7 @@ const MEANING: Record<SettingKey, string> = {
   autoSettleMs: 'settle operations this long after creation, in mock time',
   secret: 'signs tokens and cursors',
   redisUrl: 'keep the whole state in this Redis, shared by every replica on it',
+  stateFile: 'keep the state in this file too: loaded at start, written after changes and on stop',
   redisPrefix: "prefix of the mock's Redis keys",
   jobLeaseMs: 'how long a replica holds a job it claimed',
   controlApi: 'serve the /_mock control API',
@@ -36,6 +37,7 @@ const MEANING: Record<SettingKey, string> = {
 const DEFAULT_TEXT: Partial<Record<SettingKey, string>> = {
   secret: 'random per process (with REDIS_URL, kept in Redis)',
   redisUrl: 'none: the state is in memory',
+  stateFile: 'none: a restart starts again from the fixtures',
   fixturesPath: 'the demo data (fixtures/demo.json)',
   clockStart: 'now',
   rateLimit: 'off',

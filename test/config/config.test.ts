@@ -2,10 +2,14 @@
 // read by configFrom, and a value of the wrong form is refused with its name, the value and the
 // accepted form.
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, configFrom, defaultConfig, SETTINGS, type Config } from '../../mock/config';
+import { checkedConfig, ConfigError, configFrom, defaultConfig, SETTINGS, type Config } from '../../mock/config';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { projectPath } from '../../spec/project-root';
 
 const fixtures = projectPath('fixtures', 'demo.json');
+/** A state file not written yet, in a folder that exists. */
+const stateFile = join(tmpdir(), `fos-config-state-${process.pid}.json`);
 
 /** For each setting: values it accepts (with what they become) and values it refuses. */
 const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> = {
@@ -163,6 +167,10 @@ const CASES: Record<string, { good: Array<[string, unknown]>; bad: string[] }> =
     ],
     bad: ['http://mock', 'mock:4010', 'mock/x', 'a b'],
   },
+  STATE_FILE: {
+    good: [[stateFile, stateFile]],
+    bad: ['', join(tmpdir(), 'no-such-folder-of-fos', 'state.json'), tmpdir(), fixtures.replace('demo.json', 'demo.json/state.json')],
+  },
   LOG_FORMAT: {
     good: [
       ['auto', 'auto'],
@@ -232,6 +240,24 @@ describe('flags of fos-mock serve', () => {
   ])('a bad --%s is refused naming the flag', (name, raw, text) => {
     expect(() => configFrom({}, { [name]: raw })).toThrow(
       new ConfigError(text, raw, SETTINGS.find((s) => s.flag?.name === name)!.accepted),
+    );
+  });
+});
+
+describe('STATE_FILE beside REDIS_URL', () => {
+  it.each([
+    [{ STATE_FILE: stateFile, REDIS_URL: 'redis://127.0.0.1:6379' }, {}, 'STATE_FILE'],
+    [{ REDIS_URL: 'redis://127.0.0.1:6379' }, { stateFile }, '--state-file'],
+    [{ STATE_FILE: stateFile }, { redis: 'redis://127.0.0.1:6379' }, 'STATE_FILE'],
+  ])('%j %j is refused naming %s: Redis keeps the state itself', (env, flags, name) => {
+    expect(() => configFrom(env, flags)).toThrow(
+      new ConfigError(name, stateFile, 'unset when REDIS_URL or --redis is set (Redis keeps the state across restarts itself)'),
+    );
+  });
+
+  it('startMock-style options are refused the same way, naming stateFile', () => {
+    expect(() => checkedConfig({ stateFile, redisUrl: 'redis://127.0.0.1:6379' })).toThrow(
+      new ConfigError('stateFile', stateFile, 'unset when redisUrl is set (Redis keeps the state across restarts itself)'),
     );
   });
 });
