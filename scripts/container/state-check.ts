@@ -86,7 +86,11 @@ export async function stateSurvivesRestart(name: string, url: string): Promise<s
   check(isDeepStrictEqual(after.jobs, before.jobs), `the pending jobs after the restart equal those before: ${JSON.stringify(after.jobs)}`);
   check(await healthy(name), 'the health check after the restart');
   const again = await call(url, 'POST', '/v1/operations/deposits', depositBody, { ...auth, 'X-Idempotency-Key': depositKey });
-  check(again.status === 201 && (again.body as { id?: string }).id === operationId, 'the same idempotency key answers the same deposit (and the old token works)', again);
+  check(
+    again.status === 201 && (again.body as { id?: string }).id === operationId,
+    'the same idempotency key answers the same deposit (and the old token works)',
+    again,
+  );
   const advanced = await call(url, 'POST', '/_mock/clock/advance', { by: '5s' });
   check(advanced.status === 200, 'POST /_mock/clock/advance', advanced);
   const settled = await retrying('the deposit to settle after the restart', async () => {
@@ -96,7 +100,7 @@ export async function stateSurvivesRestart(name: string, url: string): Promise<s
     return status;
   });
   return [
-    `  state file on a volume, podman restart: snapshot (accounts, balances, operations, keys, subscriptions, clock) and pending jobs the same; ` +
-      `old token and idempotency key still answered; the deposit pending at the restart ${settled} after it`,
+    `  state file on a volume, podman restart: snapshot (accounts, balances, operations, keys, subscriptions, clock) ` +
+      `and pending jobs the same; old token and idempotency key still answered; the deposit pending at the restart ${settled} after it`,
   ];
 }

@@ -42,7 +42,7 @@ function missingTools(): string[] {
       return false;
     }
   };
-  return [...(['podman', 'runc'].filter((tool) => !has(tool)) as string[]), ...(redisServerPath() ? [] : ['redis-server'])];
+  return [...['podman', 'runc'].filter((tool) => !has(tool)), ...(redisServerPath() ? [] : ['redis-server'])];
 }
 
 /** `podman build` of the Containerfile; a CA this machine trusts (NODE_EXTRA_CA_CERTS) is handed to npm in the build. */
@@ -52,14 +52,16 @@ async function buildImage(): Promise<number> {
   const started = Date.now();
   const result = await podman(['build', '--format', 'docker', '--pull=never', ...caArgs, '-t', IMAGE, '-f', 'Containerfile', '.']);
   writeFileSync(join(REPORTS, 'build.log'), result.stdout + result.stderr);
-  if (result.code !== 0) throw new Error(`podman build failed (reports/container/build.log):\n${(result.stdout + result.stderr).slice(-3000)}`);
+  if (result.code !== 0)
+    throw new Error(`podman build failed (reports/container/build.log):\n${(result.stdout + result.stderr).slice(-3000)}`);
   return Date.now() - started;
 }
 
 function suiteLines(run: JestRun): string[] {
   const failures = run.tests.filter((t) => t.status === 'failed');
   return [
-    `    contract suite: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped (${run.total}); files that could not run: ${run.brokenFiles.length}`,
+    `    contract suite: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped (${run.total}); ` +
+      `files that could not run: ${run.brokenFiles.length}`,
     ...failures.slice(0, 20).map((t) => `      ✗ ${t.file}: ${t.title}\n          ${firstFailureLine(t)}`),
     ...run.brokenFiles.map((f) => `      could not run ${f.file}: ${f.message.split('\n')[0]}`),
   ];
@@ -68,10 +70,18 @@ function suiteLines(run: JestRun): string[] {
 const suitePassed = (run: JestRun) => run.code === 0 && run.failed === 0 && run.brokenFiles.length === 0 && run.passed > 0;
 
 /** Health check, idle memory, the suite, the stop: one run of the image; returns whether it passed. */
-async function suiteRun(label: string, container: Started, patterns: string[], env: Record<string, string>, lines: string[]): Promise<boolean> {
+async function suiteRun(
+  label: string,
+  container: Started,
+  patterns: string[],
+  env: Record<string, string>,
+  lines: string[],
+): Promise<boolean> {
   check(await healthy(container.name), `${label}: podman healthcheck run`);
   const idle = await memoryMb(container.name);
-  lines.push(`  ${label}: first token answered ${seconds(container.startupMs)} after podman run; healthy; idle memory ${idle.toFixed(1)} MB`);
+  lines.push(
+    `  ${label}: first token answered ${seconds(container.startupMs)} after podman run; healthy; idle memory ${idle.toFixed(1)} MB`,
+  );
   const reportDir = join(REPORTS, label);
   mkdirSync(reportDir, { recursive: true });
   const run = await runSuite(container.url, reportDir, patterns, env);
@@ -79,7 +89,9 @@ async function suiteRun(label: string, container: Started, patterns: string[], e
   const stopped = await stopContainer(container.name);
   writeFileSync(join(reportDir, 'container.log'), stopped.output);
   const stopOk = stopped.exitCode === 0 && stopped.stopMs < STOP_LIMIT_MS;
-  lines.push(`    podman stop: ${stopped.stopMs} ms, exit code ${stopped.exitCode}${stopOk ? '' : ` (expected 0 within ${STOP_LIMIT_MS} ms)`}`);
+  lines.push(
+    `    podman stop: ${stopped.stopMs} ms, exit code ${stopped.exitCode}${stopOk ? '' : ` (expected 0 within ${STOP_LIMIT_MS} ms)`}`,
+  );
   return suitePassed(run) && stopOk;
 }
 
@@ -107,7 +119,9 @@ async function main(): Promise<number> {
     const base = baseImage();
     if (await imageExists(base)) {
       const standIn = await podmanOk(['image', 'inspect', base, '--format', '{{index .Labels "org.fos-mock.stand-in"}}']);
-      lines.push(`  base ${base}: ${standIn === 'true' ? 'the local stand-in (scripts/container/stand-in-base.ts)' : 'the image podman has'}`);
+      lines.push(
+        `  base ${base}: ${standIn === 'true' ? 'the local stand-in (scripts/container/stand-in-base.ts)' : 'the image podman has'}`,
+      );
     } else {
       await buildStandInBase(base, say);
       lines.push(`  base ${base}: not in podman's storage, a local stand-in made (scripts/container/stand-in-base.ts)`);
@@ -116,15 +130,23 @@ async function main(): Promise<number> {
     const buildMs = await buildImage();
     const size = Number(await podmanOk(['image', 'inspect', IMAGE, '--format', '{{.Size}}']));
     const baseSize = Number(await podmanOk(['image', 'inspect', base, '--format', '{{.Size}}']));
-    lines.push(`  built in ${seconds(buildMs)}: ${(size / 1e6).toFixed(1)} MB, of which ${((size - baseSize) / 1e6).toFixed(1)} MB over the base`);
+    lines.push(
+      `  built in ${seconds(buildMs)}: ${(size / 1e6).toFixed(1)} MB, of which ${((size - baseSize) / 1e6).toFixed(1)} MB over the base`,
+    );
 
     const webhookPort = await freePort();
     const memoryPort = await freePort();
     const inMemory = await startContainer(names[0]!, `http://127.0.0.1:${memoryPort}`, ['-p', `127.0.0.1:${memoryPort}:4010`], IMAGE);
-    const memoryOk = await suiteRun('memory', inMemory, patterns, {
-      CONTRACT_WEBHOOK_URL: `http://host.containers.internal:${webhookPort}`,
-      CONTRACT_WEBHOOK_PORT: String(webhookPort),
-    }, lines);
+    const memoryOk = await suiteRun(
+      'memory',
+      inMemory,
+      patterns,
+      {
+        CONTRACT_WEBHOOK_URL: `http://host.containers.internal:${webhookPort}`,
+        CONTRACT_WEBHOOK_PORT: String(webhookPort),
+      },
+      lines,
+    );
 
     redis = await startRedisServer();
     const redisPort = await freePort();
@@ -138,7 +160,12 @@ async function main(): Promise<number> {
 
     await podmanOk(['volume', 'create', volume]);
     const statePort = await freePort();
-    const withState = await startContainer(names[2]!, `http://127.0.0.1:${statePort}`, ['-p', `127.0.0.1:${statePort}:4010`, ...stateRunArgs(volume)], IMAGE);
+    const withState = await startContainer(
+      names[2]!,
+      `http://127.0.0.1:${statePort}`,
+      ['-p', `127.0.0.1:${statePort}:4010`, ...stateRunArgs(volume)],
+      IMAGE,
+    );
     lines.push(...(await stateSurvivesRestart(withState.name, withState.url)));
     const stateStop = await stopContainer(withState.name);
     writeFileSync(join(REPORTS, 'state-container.log'), stateStop.output);
@@ -153,7 +180,9 @@ async function main(): Promise<number> {
   }
   lines.push(
     `  reports: reports/container/ (build.log, <run>/contract-summary.md, <run>/container.log); time: ${seconds(Date.now() - started)}`,
-    ok ? 'PASS: the image built, answered the contract suite in memory and on Redis, kept its state across a restart, and stopped cleanly.' : 'FAIL: see above.',
+    ok
+      ? 'PASS: the image built, answered the contract suite in memory and on Redis, kept its state across a restart, and stopped cleanly.'
+      : 'FAIL: see above.',
   );
   writeFileSync(join(REPORTS, 'summary.md'), `${lines.join('\n')}\n`);
   say(lines.join('\n'));
