@@ -1532,8 +1532,10 @@ export interface components {
                 fingerprint: string;
                 /** @constant */
                 state: "DONE";
-                /** @description Epoch milliseconds of mock time. */
+                /** @description Epoch milliseconds of mock time (of the customer's own clock, when `ownClock`). */
                 expiresAt: number;
+                /** @description The key's customer has a clock of its own, which alone decides its expiry. */
+                ownClock?: boolean;
                 response: {
                     status: number;
                     /** @description The answer's body, any JSON. */
