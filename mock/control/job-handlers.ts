@@ -44,8 +44,8 @@ function merge(lists: Listed[]): Listed {
 /** One customer's jobs: its settlements and its subscriptions' deliveries, in the queue of its clock. */
 async function jobsOfCustomer(c: ControlContext, customerId: string, group?: string): Promise<Listed> {
   const { store, clocks } = c.deps;
-  const scheduler = await clocks.schedulerOf(customerId);
-  const own = (await clocks.own(customerId)) !== undefined;
+  const own = Boolean((await store.get('customer', customerId))?.clock);
+  const scheduler = own ? clocks.queueOf(customerId) : c.deps.scheduler;
   const subscriptions = group === undefined ? await store.all('subscription', customerId) : [];
   const groups =
     group !== undefined ? [group] : [settlementGroup(customerId), ...subscriptions.map((r) => deliveryGroup(r.subscription.id))];
@@ -59,7 +59,7 @@ async function jobsOfCustomer(c: ControlContext, customerId: string, group?: str
 async function everyJob(c: ControlContext): Promise<Listed> {
   const { store, clocks, scheduler } = c.deps;
   const owners = (await store.all('customer', 'all')).filter((customer) => customer.clock).map((customer) => customer.id);
-  const lists = await Promise.all(owners.map((id) => clocks.schedulerOf(id).then((own) => own.list(JOB_LIST_LIMIT))));
+  const lists = await Promise.all(owners.map((id) => clocks.queueOf(id).list(JOB_LIST_LIMIT)));
   return merge([
     await scheduler.list(JOB_LIST_LIMIT),
     ...lists.map((list, i) => ({ total: list.total, jobs: list.jobs.map((job) => ({ ...job, ownClockOf: owners[i] })) })),
