@@ -7,6 +7,8 @@ import { startState } from '../clock';
 import type { CustomerOrigin, CustomerRecord } from '../domain/records';
 import type { DemoFixtures } from '../../fixtures/types';
 import type { Kind } from '../store';
+import { settlementGroup } from '../services/operation-service';
+import { deliveryGroup } from '../webhooks/dispatcher';
 import { settleDueWork, type ControlContext } from './context';
 import { notFound } from './lookup';
 
@@ -39,10 +41,14 @@ export async function resetCustomer(c: ControlContext, customerId: string) {
   // (on the customer's own clock too, when it has one).
   await settleDueWork(c);
   if (customer.clock) await c.cluster.runDueOf(customerId);
-  // Its subscriptions, with their delivery logs: pending deliveries and retries then find no
-  // subscription and end without an attempt (the dispatcher's rule for a deleted subscription),
-  // as pending auto-settlements find no operation; the queue has no per-customer removal.
-  for (const record of await store.all('subscription', customerId)) {
+  // Its pending jobs leave the queue of its clock: its auto-settlements, and its subscriptions'
+  // deliveries and retries (a job running now ends as it would, finding its records gone below).
+  const subscriptions = await store.all('subscription', customerId);
+  const { queue } = await c.deps.clocks.schedulerOf(customerId);
+  for (const group of [settlementGroup(customerId), ...subscriptions.map((record) => deliveryGroup(record.subscription.id))])
+    await queue.dropGroup(group);
+  // Its subscriptions, with their delivery logs.
+  for (const record of subscriptions) {
     const scope = record.subscription.id;
     for (const log of await store.all('executionLog', scope)) await store.remove('executionLog', log.id);
     for (const timing of await store.all('deliveryTiming', scope)) await store.remove('deliveryTiming', timing.id);

@@ -23,7 +23,16 @@ export interface Snapshot extends StoreState {
 
 export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
   const { store, clock } = c.deps;
-  const state = await store.exportState(clock.now());
+  const exported = await store.exportState(clock.now());
+  // A key on a customer's own clock (kept as `<customer>:<key>`) is kept while that clock says it has not expired.
+  const ownNow = new Map<string, number>();
+  const idempotency: StoreState['idempotency'] = [];
+  for (const entry of exported.idempotency) {
+    const customerId = entry.key.slice(0, entry.key.indexOf(':'));
+    if (entry.ownClock && !ownNow.has(customerId)) ownNow.set(customerId, (await c.deps.clocks.clockOf(customerId)).now());
+    if (!entry.ownClock || entry.expiresAt > (ownNow.get(customerId) ?? 0)) idempotency.push(entry);
+  }
+  const state = { ...exported, idempotency };
   const customerClocks = (state.records.customer ?? []).flatMap(({ record }) => {
     const own = (record as CustomerRecord).clock;
     return own

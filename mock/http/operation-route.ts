@@ -78,7 +78,11 @@ export async function runOperation(
     localsOf(res).requestBody = sent;
     // Rate limit (off by default; mock/http/rate-limit.ts): after authentication, before the request is checked.
     // Awaited only when on: an `await` of nothing still costs a turn of the microtask queue.
-    if (deps.rateLimiter) await deps.rateLimiter.enforce(op.security ? { customerId } : { body: sent }, res, clock.now());
+    if (deps.rateLimiter) {
+      // The token call has no customer yet: its bucket runs on the clock of the client its body names.
+      const bucketClock = op.security ? clock : await clientClock(deps, sent);
+      await deps.rateLimiter.enforce(op.security ? { customerId } : { body: sent }, res, bucketClock.now());
+    }
     if (op.idempotent && headers['x-idempotency-key'] === undefined) throw new ServiceError('IDEMPOTENCY_KEY_REQUIRED');
     const body = op.hasBody ? sent : undefined;
     const check = op.checkRequest({ params: request.params, query: request.query, headers, body });
@@ -151,4 +155,15 @@ export function operationRoute(op: OperationContract, handler: RouteHandler, dep
     };
     runOperation(op, handler, deps, request, res).catch(next);
   };
+}
+
+/**
+ * The clock of the client a token call's body names (its customer's own, when it has one), so that
+ * bucket refills on the time the customer's other buckets do; the mock's clock for an unknown client.
+ */
+async function clientClock(deps: RouteDeps, body: unknown): Promise<Clock> {
+  const clientId = (body as { clientId?: unknown } | undefined)?.clientId;
+  if (!deps.clocks || typeof clientId !== 'string' || clientId === '') return deps.clock;
+  const client = await deps.store.get('client', clientId);
+  return client ? await deps.clocks.clockOf(client.customerId) : deps.clock;
 }

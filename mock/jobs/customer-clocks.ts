@@ -76,6 +76,15 @@ export class CustomerClocks {
     return this.take(customerId, record.clock) as OwnClock;
   }
 
+  /**
+   * The queue of a customer's own clock, to read (GET /_mock/jobs), without arming a scheduler
+   * here: the one this replica runs, or else the shared queue's namespace (in memory, a customer
+   * this process has not met has no jobs, and the empty queue says so).
+   */
+  queueOf(customerId: string): JobQueue {
+    return this.known.get(customerId)?.scheduler.queue ?? this.parts.queueFor(customerId);
+  }
+
   /** Every own clock's scheduler this replica runs. */
   ownSchedulers(): Scheduler[] {
     return [...this.known.values()].flatMap((own) => (own ? [own.scheduler] : []));

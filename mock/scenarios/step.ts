@@ -47,7 +47,7 @@ export async function runStep(step: Step, s: StepContext): Promise<number | unde
     }
     if (step.expect && 'body' in step.expect) {
       const differences = partialMatch(render(step.expect.body, s.context), answer.body, 'body');
-      if (differences.length > 0) throw failure(describeDifferences(differences));
+      if (differences.length > 0) throw failure(describeDifferences(differences) + verdict(answer));
     }
     for (const [name, path] of Object.entries(step.save ?? {})) {
       const { found, value } = getPath({ status: answer.status, headers: answer.headers, body: answer.body }, parsePath(path));
@@ -103,6 +103,12 @@ function checkStatus(step: Step, answer: HttpAnswer, failure: (message: string) 
     return;
   const wanted = expected !== undefined ? String(expected) : plain ? '200' : 'a 2xx';
   throw failure(`status: expected ${wanted}, got ${describeAnswer(answer)}${excerpt(answer)}`);
+}
+
+/** A verification that did not hold (POST /_mock/journal/verify, /deliveries/verify) says why, near misses included. */
+function verdict(answer: HttpAnswer): string {
+  const body = answer.body as { ok?: unknown; message?: unknown } | undefined;
+  return body?.ok === false && typeof body.message === 'string' ? ` - ${body.message}` : '';
 }
 
 function excerpt(answer: HttpAnswer): string {

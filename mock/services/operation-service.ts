@@ -34,6 +34,11 @@ interface AutoSettleJob {
 
 const AUTO_SETTLE = 'auto-settle';
 
+/** The job group of a customer's auto-settlements: one at a time, in due order. */
+export function settlementGroup(customerId: string): string {
+  return `settle:${customerId}`;
+}
+
 export class OperationService {
   constructor(
     private readonly deps: Deps,
@@ -182,7 +187,7 @@ export class OperationService {
     const dueAt = Date.parse(operation.createdAt) + delay;
     // On the customer's clock: a customer with its own has its settlements in its own queue.
     const scheduler = await this.deps.clocks.schedulerOf(data.customerId);
-    await scheduler.schedule({ kind: AUTO_SETTLE, group: `settle:${data.customerId}`, dueAt, data });
+    await scheduler.schedule({ kind: AUTO_SETTLE, group: settlementGroup(data.customerId), dueAt, data });
   }
 
   /**

@@ -71,6 +71,11 @@ export interface JobQueue {
   list(limit: number, group?: string): Promise<{ total: number; jobs: PendingJob[] }>;
   /** Drops every job, unique key and attempt count (reset, snapshot import); claims held now are lost. */
   clear(): Promise<void>;
+  /**
+   * Drops a group's jobs (one customer's reset: its settlements, its subscriptions' deliveries),
+   * all but the one running now, which ends as it would; answers how many were dropped.
+   */
+  dropGroup(group: string): Promise<number>;
   /** A webhook message's attempts, counted by every replica: this attempt's number, from 1. */
   nextAttempt(messageId: string): Promise<number>;
 }

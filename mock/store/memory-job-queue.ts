@@ -87,6 +87,16 @@ export class MemoryJobQueue implements JobQueue {
     return Promise.resolve();
   }
 
+  dropGroup(group: string): Promise<number> {
+    const jobs = this.groups.get(group) ?? [];
+    const running = this.running.get(group);
+    // The running job stays (it completes as it would); its stale heap entry, if any, is skipped by head().
+    const kept = jobs.filter((entry) => entry.id === running?.id);
+    if (kept.length > 0) this.groups.set(group, kept);
+    else this.groups.delete(group);
+    return Promise.resolve(jobs.length - kept.length);
+  }
+
   nextAttempt(messageId: string): Promise<number> {
     const n = (this.attempts.get(messageId) ?? 0) + 1;
     this.attempts.set(messageId, n);

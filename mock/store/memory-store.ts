@@ -238,8 +238,8 @@ export class MemoryStore implements Store {
       for (const [asset, value] of assets) balances.push({ accountId, asset, value: value.toFixed() });
     // A key still in progress belongs to a request that will not be in the restored state.
     const idempotency = [...this.idempotency]
-      .filter(([, entry]) => entry.state === 'DONE' && entry.expiresAt > now)
-      .map(([key, entry]) => ({ key, ...entry }));
+      .filter(([key, entry]) => entry.state === 'DONE' && (this.ownClockKeys.has(key) || entry.expiresAt > now))
+      .map(([key, entry]) => (this.ownClockKeys.has(key) ? { key, ...entry, ownClock: true } : { key, ...entry }));
     return { sequence: this.sequence, records, balances, idempotency };
   }
 
@@ -252,7 +252,10 @@ export class MemoryStore implements Store {
     }
     this.sequence = Math.max(state.sequence, maxKey);
     for (const balance of state.balances) this.setBalanceNow(balance.accountId, balance.asset, new Decimal(balance.value));
-    for (const { key, ...entry } of state.idempotency) this.idempotency.set(key, deepFreeze(entry));
+    for (const { key, ownClock, ...entry } of state.idempotency) {
+      this.idempotency.set(key, deepFreeze(entry));
+      if (ownClock) this.ownClockKeys.add(key);
+    }
   }
 
   async reset(load: () => Promise<void>): Promise<void> {

@@ -48,7 +48,8 @@ export interface StoreState {
   sequence: number;
   records: Partial<Record<Kind, StoredRecord[]>>;
   balances: Array<{ accountId: string; asset: string; value: string }>;
-  idempotency: Array<{ key: string } & IdempotencyEntry>;
+  /** `ownClock`: a key of a customer with a clock of its own, whose expiry that clock alone decides. */
+  idempotency: Array<{ key: string; ownClock?: boolean } & IdempotencyEntry>;
 }
 
 /** A change of one balance: a decimal string, negative for a debit. */
@@ -129,7 +130,11 @@ export interface Store {
   completeIdempotencyKey(key: string, response: { status: number; body: unknown }): Promise<void>;
   releaseIdempotencyKey(key: string): Promise<void>;
 
-  /** Everything, as plain JSON; idempotency keys still in progress or expired at `now` are left out. */
+  /**
+   * Everything, as plain JSON; idempotency keys still in progress, or expired at `now` (the mock's
+   * clock), are left out. Finished keys on a customer's own clock are all there (`ownClock`): that
+   * clock decides which have expired, and the caller knows it.
+   */
   exportState(now: number): Promise<StoreState>;
   /** Replaces everything with `state` (which the caller has checked); the store is unchanged if it throws. */
   importState(state: StoreState): Promise<void>;

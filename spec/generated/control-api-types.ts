@@ -984,7 +984,9 @@ export interface paths {
          * The pending jobs and when they fall due
          * @description Auto-settlements, webhook deliveries and retries not yet done, by due time in mock time
          *     (first attempts are due at once, shown as due at `null`), the running ones marked. The
-         *     first 500; `total` counts them all.
+         *     first 500; `total` counts them all. Each names its customer; the jobs of a customer with a
+         *     clock of its own (`ownClock`) are due by that clock and listed with the others. `customerId`
+         *     keeps one customer's jobs (an unknown customer is a 404).
          */
         get: operations["listJobs"];
         put?: never;
@@ -1466,6 +1468,10 @@ export interface components {
             dueAt: components["schemas"]["Timestamp"] | null;
             /** @description True while a replica runs it. */
             running: boolean;
+            /** @description Whose job it is (the customer of the operation or subscription). */
+            customerId?: components["schemas"]["Uuid"];
+            /** @description True when it waits in the queue of its customer's own clock, due by that clock (its id then starts with the customer's). */
+            ownClock?: boolean;
             /** @description What the job is about. */
             subject: {
                 operationId?: components["schemas"]["Uuid"];
@@ -1526,8 +1532,10 @@ export interface components {
                 fingerprint: string;
                 /** @constant */
                 state: "DONE";
-                /** @description Epoch milliseconds of mock time. */
+                /** @description Epoch milliseconds of mock time (of the customer's own clock, when `ownClock`). */
                 expiresAt: number;
+                /** @description The key's customer has a clock of its own, which alone decides its expiry. */
+                ownClock?: boolean;
                 response: {
                     status: number;
                     /** @description The answer's body, any JSON. */
@@ -3538,7 +3546,13 @@ export interface operations {
     };
     listJobs: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only this customer's jobs (its settlements and its subscriptions' deliveries).
+                 * @example f00c83aa-5b0b-444d-a32a-79d2028db4a8
+                 */
+                customerId?: components["schemas"]["Uuid"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3562,6 +3576,8 @@ export interface operations {
                      *           "group": "settle:f00c83aa-5b0b-444d-a32a-79d2028db4a8",
                      *           "dueAt": "2026-11-21T12:00:05.000Z",
                      *           "running": false,
+                     *           "customerId": "f00c83aa-5b0b-444d-a32a-79d2028db4a8",
+                     *           "ownClock": false,
                      *           "subject": {
                      *             "operationId": "7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d"
                      *           }
@@ -3574,6 +3590,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

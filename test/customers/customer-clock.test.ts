@@ -256,6 +256,21 @@ describe('the rate limit on a customer’s own clock', () => {
     await api.get('/api/accounts').expect(200);
     await api.get('/api/accounts').expect(429);
   });
+
+  it('the token call’s bucket (its client id’s) refills as the customer’s clock moves, not as the mock’s does', async () => {
+    const own = await newCustomer(h, { frozen: true });
+    const token = () => h.http.post('/api/oauth/client/token').send({ clientId: own.clientId, clientSecret: own.clientSecret });
+    await token().expect(200);
+    await token().expect(200);
+    expect((await token().expect(429)).body.code).toBe('RATE_LIMITED');
+
+    await control(h).post('/clock/advance', { by: '1m' }).expect(200);
+    await token().expect(429);
+
+    await control(h).post(`/customers/${own.customerId}/clock/advance`, { by: '30s' }).expect(200);
+    await token().expect(200);
+    await token().expect(429);
+  });
 });
 
 describe('refusals, customers on the mock’s clock, and snapshots', () => {

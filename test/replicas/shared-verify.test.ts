@@ -1,6 +1,7 @@
 // Issue 44 on two replicas sharing one Redis: a customer's journal and verification gather the
 // requests both replicas answered; a fault scoped to a customer acts on both and on no one else;
-// a customer's reset, asked of one replica, clears its journal on both.
+// a customer's reset, asked of one replica, clears its journal on both and drops its pending jobs
+// from the shared queue; either replica lists every customer's jobs, own clocks included.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeWithRedis } from '../support/redis-suite';
 import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
@@ -53,5 +54,28 @@ describeWithRedis('two replicas on one Redis: verification and customer scopes s
     expect((await otherOnB.get('/api/accounts')).status).toBe(200);
     await b.control('DELETE', `/faults?customerId=${target.customerId}`);
     expect((await targetOnB.get('/api/accounts')).status).toBe(200);
+  });
+
+  it('either replica lists a customer’s own-clock jobs; its reset, asked of the other, drops them from the shared queue', async () => {
+    const own = (await a.control('POST', '/customers', { clock: { frozen: true } })).body as {
+      customerId: string;
+      clientId: string;
+      clientSecret: string;
+      accounts: string[];
+    };
+    const api = a.as(await a.token(own.clientId, own.clientSecret));
+    const accountId = own.accounts[0];
+    const quote = await api.post('/v1/quotes', { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' });
+    const deposit = await api.post('/v1/operations/deposits', { accountId, quoteId: quote.body.id, fundingInstruction: { rail: 'PIX' } });
+    expect(deposit.status).toBe(201);
+    const listed = (await b.control('GET', '/jobs')).body.data as Array<{
+      customerId?: string;
+      ownClock: boolean;
+      subject: { operationId?: string };
+    }>;
+    expect(listed.find((job) => job.subject.operationId === deposit.body.id)).toMatchObject({ customerId: own.customerId, ownClock: true });
+
+    await b.control('POST', `/customers/${own.customerId}/reset`);
+    expect((await a.control('GET', `/jobs?customerId=${own.customerId}`)).body).toEqual({ total: 0, data: [] });
   });
 });

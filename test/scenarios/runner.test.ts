@@ -80,6 +80,24 @@ describe('a scenario that is wrong', () => {
     expect(result.steps[0]?.error).toMatch(/^status: expected a 2xx, got 404 RESOURCE_NOT_FOUND: /);
   });
 
+  it('When a verification step does not hold, then it adds the verification’s message to what differed', async () => {
+    const request = {
+      method: 'POST',
+      path: '/v1/quotes',
+      customerId: '{{customer.id}}',
+      body: [{ path: '$.sourceAmount', equals: '99.00' }],
+    };
+    const result = await runScenario(
+      {
+        name: 'verify (wrong)',
+        clock: 'own',
+        steps: [quote, { control: 'POST /journal/verify', body: { request, count: { exactly: 1 } }, expect: { body: { ok: true } } }],
+      },
+      { baseUrl: target.url },
+    );
+    expect(result.steps[1]?.error).toMatch(/^body\.ok: expected true, got false - Expected exactly 1 request .*found 0/);
+  });
+
   it('When a saved path is not in the answer, then it says which', async () => {
     const result = await runScenario({ name: 'save', steps: [{ ...quote, save: { quoteId: 'body.quote.id' } }] }, { baseUrl: target.url });
     expect(result.steps[0]?.error).toBe('save quoteId: body.quote.id is not in the answer');

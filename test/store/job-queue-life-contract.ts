@@ -268,4 +268,35 @@ export function jobQueueLifeContract<Q extends JobQueue>(fresh: () => Promise<Q>
       expect((await claimAll(queue, T0)).map((claimed) => claimed.data)).toEqual(['text', 42, null]);
     });
   });
+  describe('dropping a group (one customer’s reset)', () => {
+    it('drops every job of the group, due or not, and no other group’s', async () => {
+      const queue = await fresh();
+      await queue.schedule([job('a1', 'a', 0), job('a2', 'a', 5000), job('b1', 'b', 0)]);
+      expect(await queue.dropGroup('a')).toBe(2);
+      expect(await queue.counts()).toEqual({ waiting: 1, running: 0 });
+      expect((await queue.list(10)).jobs.map((listed) => listed.group)).toEqual(['b']);
+      expect(await runAll(queue, T0 + 1e9)).toEqual(['b1']);
+    });
+
+    it('leaves the running job, which completes as it would; nothing of the group follows it', async () => {
+      const queue = await fresh();
+      await queue.schedule([job('a1', 'a', 0), job('a2', 'a', 0)]);
+      const running = (await queue.claim(T0, token()))!;
+      expect(await queue.dropGroup('a')).toBe(1);
+      expect(await queue.counts()).toEqual({ waiting: 0, running: 1 });
+      expect(await queue.complete(running)).toBe(true);
+      expect(await queue.claim(T0 + 1e9, token())).toBeUndefined();
+      expect(await queue.nextDueAt()).toBeUndefined();
+    });
+
+    it('a group dropped takes new jobs again, claimable in order', async () => {
+      const queue = await fresh();
+      await queue.schedule([job('old', 'a', 0)]);
+      expect(await queue.dropGroup('a')).toBe(1);
+      expect(await queue.dropGroup('nothing-here')).toBe(0);
+      await queue.schedule([job('new', 'a', 10)]);
+      expect(await queue.nextDueAt()).toBe(T0 + 10);
+      expect(await runAll(queue, T0 + 10)).toEqual(['new']);
+    });
+  });
 }

@@ -18,8 +18,9 @@ export interface TestCustomer {
   api: Authed;
 }
 
-export async function newCustomer(h: Harness): Promise<TestCustomer> {
-  const made = (await control(h).post('/customers', {}).expect(201)).body as Omit<TestCustomer, 'api' | 'token'>;
+/** A new customer; `body` may give it a clock of its own (`{ clock: { frozen: true } }`). */
+export async function newCustomer(h: Harness, body: object = {}): Promise<TestCustomer> {
+  const made = (await control(h).post('/customers', body).expect(201)).body as Omit<TestCustomer, 'api' | 'token'>;
   const token = (
     await h.http.post('/api/oauth/client/token').send({ clientId: made.clientId, clientSecret: made.clientSecret }).expect(200)
   ).body.accessToken as string;

@@ -1,9 +1,10 @@
 // Faults on the service routes: the list (GET /_mock/faults, refreshed on `faults` changes) with
 // a Remove button each, and a form that adds one (method, path, an error status, a dropped
-// connection or latency alone, and optionally added latency, times and percent).
+// connection or latency alone, and optionally added latency, times and percent). With a customer
+// picked, only the faults that act on its requests: its own and those of no customer.
 import { useState } from 'preact/hooks';
 import { del, post, seg } from './api';
-import type { Fault, FaultCreate, FaultList } from './types';
+import type { CustomerSummary, Fault, FaultCreate, FaultList } from './types';
 import { useResource } from './live';
 import { Empty, ErrorNote, Field, ShortId, useAction, Wide } from './ui';
 
@@ -130,10 +131,12 @@ function AddFaultForm() {
   );
 }
 
-export function FaultsPanel() {
+export function FaultsPanel({ customerId, byId }: { customerId?: string; byId: Map<string, CustomerSummary> }) {
   const faults = useResource<FaultList>('/_mock/faults', ['faults']);
   const remove = useAction();
-  const data = faults.data?.data ?? [];
+  const all = faults.data?.data ?? [];
+  const data = customerId === undefined ? all : all.filter((fault) => fault.customerId === undefined || fault.customerId === customerId);
+  const whose = (fault: Fault) => (fault.customerId ? (byId.get(fault.customerId)?.clientId ?? fault.customerId.slice(0, 8)) : 'everyone');
   return (
     <section aria-labelledby="faults-title" class="group">
       <h3 id="faults-title">Faults ({data.length})</h3>
@@ -147,6 +150,7 @@ export function FaultsPanel() {
             <thead>
               <tr>
                 <th scope="col">Fault</th>
+                <th scope="col">Customer</th>
                 <th scope="col">Method</th>
                 <th scope="col">Path</th>
                 <th scope="col">Effect</th>
@@ -161,6 +165,7 @@ export function FaultsPanel() {
                   <td title={`created ${fault.createdAt}`}>
                     <ShortId id={fault.id} />
                   </td>
+                  <td class="nowrap">{whose(fault)}</td>
                   <td>{fault.method}</td>
                   <td>
                     <code>{fault.path}</code>

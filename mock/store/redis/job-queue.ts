@@ -138,6 +138,23 @@ for i = 1, math.min(#rows, limit) do
   out[#out + 1] = redis.call('HGET', p .. 'data', id)
 end
 return out`,
+  /** ARGV: prefix, group. Drops the group's jobs but the running one; answers how many. */
+  fosJobDropGroup: `
+local p, group = ARGV[1], ARGV[2]
+local busy = redis.call('HGET', p .. 'busy', group)
+local dropped = 0
+for _, id in ipairs(redis.call('ZRANGE', p .. 'g:' .. group, 0, -1)) do
+  if id ~= busy then
+    redis.call('ZREM', p .. 'g:' .. group, id)
+    redis.call('ZREM', p .. 'due', id)
+    redis.call('HDEL', p .. 'data', id)
+    redis.call('HDEL', p .. 'grp', id)
+    redis.call('HDEL', p .. 'runs', id)
+    redis.call('HDEL', p .. 'claim', id)
+    dropped = dropped + 1
+  end
+end
+return dropped`,
   /** ARGV: prefix. Deletes every key of the queue. */
   fosJobClear: `
 local cursor = '0'
@@ -217,6 +234,10 @@ export class RedisJobQueue implements JobQueue {
 
   async clear(): Promise<void> {
     await this.run('fosJobClear', []);
+  }
+
+  async dropGroup(group: string): Promise<number> {
+    return (await this.run('fosJobDropGroup', [group])) as number;
   }
 
   nextAttempt(messageId: string): Promise<number> {

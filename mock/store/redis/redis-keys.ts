@@ -6,6 +6,7 @@
 //   s:list:<kind>:<scope>    sorted set id by key: a page is O(log n + page size)
 //   s:bal:<account>          hash asset → decimal string; s:bal-accounts: the accounts that have one
 //   s:idem:<key>, s:idem-exp idempotency entries and their expiry (mock time) index
+//   s:idem-own               the keys on a customer's own clock (not in the index: that clock decides their expiry)
 //   version                  the version counter, outside "s:"
 import type { Kind } from '../store';
 

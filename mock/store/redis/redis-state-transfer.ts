@@ -7,7 +7,10 @@ import type { IdempotencyEntry, Kind, StoredRecord, StoreState } from '../store'
 import { unavailableOnLoss, type RedisClient } from './connection';
 import type { RedisKeys } from './redis-keys';
 
-/** Every record with its list key and scope, every balance and every idempotency key still live at `now`. */
+/**
+ * Every record with its list key and scope, every balance, every finished idempotency key still
+ * live at `now`, and every finished key on a customer's own clock (`ownClock`: its clock decides).
+ */
 export async function readState(client: RedisClient, keys: RedisKeys, now: number): Promise<StoreState> {
   const call = <T>(promise: Promise<T>) => unavailableOnLoss(promise);
   const records: StoreState['records'] = {};
@@ -27,11 +30,14 @@ export async function readState(client: RedisClient, keys: RedisKeys, now: numbe
       balances.push({ accountId, asset, value });
   }
   const idempotency: StoreState['idempotency'] = [];
-  for (const key of await call(client.zrangebyscore(keys.key('idem-exp'), `(${now}`, '+inf'))) {
+  const live = await call(client.zrangebyscore(keys.key('idem-exp'), `(${now}`, '+inf'));
+  const own = (await call(client.smembers(keys.key('idem-own')))).sort();
+  for (const [key, ownClock] of [...live.map((k) => [k, false] as const), ...own.map((k) => [k, true] as const)]) {
     const e = await call(client.hgetall(keys.idem(key)));
     if (e.state !== 'DONE') continue;
     const entry = { key, fingerprint: e.fingerprint as string, state: 'DONE' as const, expiresAt: Number(e.expiresAt) };
-    idempotency.push(e.response ? { ...entry, response: JSON.parse(e.response) as IdempotencyEntry['response'] } : entry);
+    const kept = e.response ? { ...entry, response: JSON.parse(e.response) as IdempotencyEntry['response'] } : entry;
+    idempotency.push(ownClock ? { ...kept, ownClock } : kept);
   }
   const sequence = Number((await call(client.get(keys.key('seq')))) ?? 0);
   return { sequence, records, balances, idempotency };
@@ -61,11 +67,13 @@ export function queueStateWrites(
     write.hset(keys.balance(b.accountId), b.asset, new Decimal(b.value).toFixed());
     write.sadd(keys.key('bal-accounts'), b.accountId);
   }
-  for (const { key, ...entry } of state.idempotency) {
+  for (const { key, ownClock, ...entry } of state.idempotency) {
     const fields: Record<string, string> = { fingerprint: entry.fingerprint, state: entry.state, expiresAt: String(entry.expiresAt) };
     if (entry.response) fields.response = JSON.stringify(entry.response);
     write.hset(keys.idem(key), fields);
-    write.zadd(keys.key('idem-exp'), entry.expiresAt, key);
+    // A key on a customer's own clock stays out of the expiry index the mock's clock sweeps.
+    if (ownClock) write.sadd(keys.key('idem-own'), key);
+    else write.zadd(keys.key('idem-exp'), entry.expiresAt, key);
   }
 }
 

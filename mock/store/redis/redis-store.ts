@@ -258,7 +258,16 @@ export class RedisStore implements Store {
     const reply = (await this.run(
       'fosClaimKey',
       [this.keys.idem(key), this.keys.key('idem-exp')],
-      [key, fingerprint, now, String(now + ttlMs), `${this.keys.key('idem')}:`, IN_PROGRESS_LEASE_MS, ownClock ? '1' : '0'],
+      [
+        key,
+        fingerprint,
+        now,
+        String(now + ttlMs),
+        `${this.keys.key('idem')}:`,
+        IN_PROGRESS_LEASE_MS,
+        ownClock ? '1' : '0',
+        this.keys.key('idem-own'),
+      ],
     )) as string[];
     if (reply[0] === 'CLAIMED') return { outcome: 'CLAIMED' };
     const [state, storedPrint, expiresAt, response] = reply as [IdempotencyEntry['state'], string, string, string];
@@ -272,7 +281,8 @@ export class RedisStore implements Store {
   }
 
   async releaseIdempotencyKey(key: string): Promise<void> {
-    await this.call(this.client.multi().del(this.keys.idem(key)).zrem(this.keys.key('idem-exp'), key).exec());
+    const write = this.client.multi().del(this.keys.idem(key)).zrem(this.keys.key('idem-exp'), key);
+    await this.call(write.srem(this.keys.key('idem-own'), key).exec());
   }
 
   // ---------------------------------------------------------------- whole state

@@ -185,7 +185,8 @@ return 1`,
    * time (Redis's clock): a claim whose request never finished (its replica died, or lost Redis
    * before it could release the key) can be claimed again once the lease is over. ARGV[7] '1': the
    * key is on a customer's own clock, whose `now` must not sweep other keys (nor theirs it): it is
-   * neither a sweeper nor in the index, and goes with a reset.
+   * neither a sweeper nor in the expiry index, but in the set ARGV[8] (a snapshot finds it there),
+   * and goes with a reset.
    */
   fosClaimKey: {
     keys: 2,
@@ -206,7 +207,7 @@ if e[2] and tonumber(e[3]) > tonumber(ARGV[3]) and not abandoned then return { e
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'state', 'IN_PROGRESS', 'expiresAt', ARGV[4],
   'lease', string.format('%d', real + tonumber(ARGV[6])))
-if not own then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
+if own then redis.call('SADD', ARGV[8], ARGV[1]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
 return { 'CLAIMED' }`,
   },
   /**
