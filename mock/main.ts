@@ -9,6 +9,7 @@ import { redactedUrl } from './store';
 import { projectPath } from '../spec/project-root';
 import { registerClockCommand } from './cli/clock';
 import { registerContractCommand } from './cli/contract';
+import { registerRecordCommand } from './cli/record';
 import { registerScenarioCommand } from './cli/scenario';
 import { registerSnapshotCommand } from './cli/snapshot';
 import { registerTriggerCommand } from './cli/trigger';
@@ -126,6 +127,7 @@ export function program(): Command {
   registerClockCommand(cli, process.env);
   registerTriggerCommand(cli, process.env);
   registerContractCommand(cli, process.env);
+  registerRecordCommand(cli, version);
   return cli;
 }
 
