@@ -9,6 +9,7 @@ import { redactedUrl } from './store';
 import { projectPath } from '../spec/project-root';
 import { registerClockCommand } from './cli/clock';
 import { registerContractCommand } from './cli/contract';
+import { registerFixturesCommand } from './cli/fixtures';
 import { registerRecordCommand } from './cli/record';
 import { registerScenarioCommand } from './cli/scenario';
 import { registerSnapshotCommand } from './cli/snapshot';
@@ -128,6 +129,7 @@ export function program(): Command {
   registerTriggerCommand(cli, process.env);
   registerContractCommand(cli, process.env);
   registerRecordCommand(cli, version);
+  registerFixturesCommand(cli);
   return cli;
 }
 
