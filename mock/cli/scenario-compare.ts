@@ -11,6 +11,8 @@ export interface CompareFlags {
   allow?: string;
   reportMd?: string;
   junit?: string;
+  /** B's client secret for the scenario's customer (else the scenario's own). */
+  compareSecret?: string;
 }
 
 export async function runComparison(files: string[], a: string, flags: CompareFlags): Promise<void> {
@@ -24,7 +26,10 @@ export async function runComparison(files: string[], a: string, flags: CompareFl
     try {
       const scenario = tools.loadScenarioFile(file);
       out(tools.formatHeader(scenario.name, file));
-      const comparison = tools.applyAllowList(await tools.compareTargets(scenario, { a, b: flags.compareWith }), allow);
+      const comparison = tools.applyAllowList(
+        await tools.compareTargets(scenario, { a, b: flags.compareWith }, flags.compareSecret),
+        allow,
+      );
       comparisons.push(comparison);
       out(tools.formatComparison(comparison));
     } catch (error) {

@@ -46,6 +46,10 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
       .argument('<file...>', 'scenario files, or folders of them (e.g. fixtures/scenarios)')
       .option('--compare-with <base>', 'run each scenario against this second target too and report where the answers differ')
       .option('--allow <file>', 'with --compare-with: differences to accept (YAML list of {step?, kind?, path?, scenario?, reason?})')
+      .option(
+        '--compare-secret <secret>',
+        "with --compare-with: the second target's client secret for the scenario's customer (env FOS_COMPARE_SECRET)",
+      )
       .option('--report-md <file>', 'with --compare-with: write the fidelity report as Markdown')
       .option('--junit <file>', 'with --compare-with: write the fidelity report as JUnit XML'),
     'base URL of a running mock (env FOS_MOCK_URL); without either, an in-process mock is started for the run',
@@ -62,7 +66,10 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
       const results: ScenarioResult[] = [];
       let broken = 0;
       try {
-        if (flags.compareWith) return await runComparison(files, baseUrl, { ...flags, compareWith: flags.compareWith });
+        if (flags.compareWith) {
+          const compareSecret = flags.compareSecret ?? env.FOS_COMPARE_SECRET;
+          return await runComparison(files, baseUrl, { ...flags, compareWith: flags.compareWith, compareSecret });
+        }
         for (const file of files) {
           try {
             const parsed = loadScenarioFile(file);

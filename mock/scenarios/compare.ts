@@ -45,10 +45,15 @@ async function observedRun(scenario: string | Scenario, baseUrl: string): Promis
   return { result, observations };
 }
 
-/** Runs the scenario on `a`, then on `b`, and lists where they differ. */
-export async function compareTargets(scenario: Scenario, urls: { a: string; b: string }): Promise<Comparison> {
+/**
+ * Runs the scenario on `a`, then on `b`, and lists where they differ. `secretB`: the client secret
+ * B knows the scenario's customer by (a sandbox's differs from the mock's `fos-mock-local`).
+ */
+export async function compareTargets(scenario: Scenario, urls: { a: string; b: string }, secretB?: string): Promise<Comparison> {
   const a = await observedRun(scenario, urls.a);
-  const b = await observedRun(scenario, urls.b);
+  const { customer } = scenario;
+  const onB = secretB && typeof customer === 'object' ? { ...scenario, customer: { ...customer, clientSecret: secretB } } : scenario;
+  const b = await observedRun(onB, urls.b);
   const differences: Difference[] = [];
   scenario.steps.forEach((step, i) => {
     const index = i + 1;
