@@ -124,12 +124,12 @@ export function program(): Command {
     });
   // Client commands: they talk to a running mock (--url / FOS_MOCK_URL), or start one in-process.
   registerScenarioCommand(cli, process.env);
+  registerRecordCommand(cli, version);
+  registerFixturesCommand(cli);
   registerSnapshotCommand(cli, process.env);
   registerClockCommand(cli, process.env);
   registerTriggerCommand(cli, process.env);
   registerContractCommand(cli, process.env);
-  registerRecordCommand(cli, version);
-  registerFixturesCommand(cli);
   return cli;
 }
 
