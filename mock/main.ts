@@ -9,6 +9,8 @@ import { redactedUrl } from './store';
 import { projectPath } from '../spec/project-root';
 import { registerClockCommand } from './cli/clock';
 import { registerContractCommand } from './cli/contract';
+import { registerFixturesCommand } from './cli/fixtures';
+import { registerRecordCommand } from './cli/record';
 import { registerScenarioCommand } from './cli/scenario';
 import { registerSnapshotCommand } from './cli/snapshot';
 import { registerTriggerCommand } from './cli/trigger';
@@ -130,6 +132,8 @@ export function program(): Command {
     });
   // Client commands: they talk to a running mock (--url / FOS_MOCK_URL), or start one in-process.
   registerScenarioCommand(cli, process.env);
+  registerRecordCommand(cli, version);
+  registerFixturesCommand(cli);
   registerSnapshotCommand(cli, process.env);
   registerClockCommand(cli, process.env);
   registerTriggerCommand(cli, process.env);

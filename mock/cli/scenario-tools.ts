@@ -2,4 +2,7 @@
 export { formatHeader, formatResult, formatTotals, progressPrinter } from '../scenarios/reporter';
 export { loadScenarioFile } from '../scenarios/loader';
 export { runScenario } from '../scenarios/runner';
+export { compareTargets } from '../scenarios/compare';
+export { applyAllowList, readAllowList, unallowed } from '../scenarios/allow-list';
+export { formatComparison, junitReport, markdownReport } from '../scenarios/fidelity-report';
 export { startLocalMock } from './local-mock';

@@ -8,6 +8,7 @@ import { UserError } from '../scenarios/errors';
 import type { ScenarioResult } from '../scenarios/types';
 import { deferred } from '../lazy/deferred';
 import { guarded, out, withUrlOption, type Env } from './target';
+import { runComparison, type CompareFlags } from './scenario-compare';
 
 /** Files as given; a folder stands for its *.yaml / *.yml files, in name order. */
 export function expandFiles(paths: string[]): string[] {
@@ -42,12 +43,22 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
         'run scenario files against a mock: the one at --url (or FOS_MOCK_URL), else an in-process mock started for the run ' +
           '(demo data, frozen clock); exit code 1 if any fails',
       )
-      .argument('<file...>', 'scenario files, or folders of them (e.g. fixtures/scenarios)'),
+      .argument('<file...>', 'scenario files, or folders of them (e.g. fixtures/scenarios)')
+      .option('--compare-with <base>', 'run each scenario against this second target too and report where the answers differ')
+      .option('--allow <file>', 'with --compare-with: differences to accept (YAML list of {step?, kind?, path?, scenario?, reason?})')
+      .option(
+        '--compare-secret <secret>',
+        "with --compare-with: the second target's client secret for the scenario's customer (env FOS_COMPARE_SECRET)",
+      )
+      .option('--report-md <file>', 'with --compare-with: write the fidelity report as Markdown')
+      .option('--junit <file>', 'with --compare-with: write the fidelity report as JUnit XML'),
     'base URL of a running mock (env FOS_MOCK_URL); without either, an in-process mock is started for the run',
-  ).action(async (paths: string[], flags: { url?: string }) =>
+  ).action(async (paths: string[], flags: { url?: string } & Partial<CompareFlags>) =>
     guarded(async () => {
       const { formatHeader, formatResult, formatTotals, progressPrinter, runScenario, loadScenarioFile, startLocalMock } = scenarioTools();
       const files = expandFiles(paths);
+      if (!flags.compareWith && (flags.allow || flags.reportMd || flags.junit))
+        throw new UserError('--allow, --report-md and --junit go with --compare-with <base>');
       const given = flags.url || env.FOS_MOCK_URL || undefined;
       const local = given ? undefined : await startLocalMock();
       const baseUrl = given ?? (local as { url: string }).url;
@@ -55,6 +66,10 @@ export function registerScenarioCommand(cli: Command, env: Env): void {
       const results: ScenarioResult[] = [];
       let broken = 0;
       try {
+        if (flags.compareWith) {
+          const compareSecret = flags.compareSecret ?? env.FOS_COMPARE_SECRET;
+          return await runComparison(files, baseUrl, { ...flags, compareWith: flags.compareWith, compareSecret });
+        }
         for (const file of files) {
           try {
             const parsed = loadScenarioFile(file);

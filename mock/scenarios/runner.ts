@@ -6,7 +6,7 @@ import { controlOff } from './errors';
 import { describeAnswer, MockClient } from './http';
 import { checkScenario, loadScenarioFile } from './loader';
 import { needsControlApi, prepareSession, SetupError } from './setup';
-import { runStep } from './step';
+import { runStep, type StepObservation } from './step';
 import type { TemplateContext } from './template';
 import type { Scenario, ScenarioResult, Step, StepProgress, StepResult } from './types';
 
@@ -15,6 +15,10 @@ export interface RunOptions {
   baseUrl: string;
   /** Called when each step starts (`running`) and ends (`passed` / `failed`). */
   onStep?(progress: StepProgress): void;
+  /** Called after each step with what its call answered and the events it saw (`--compare-with` compares them). */
+  onObservation?(index: number, observation: StepObservation): void;
+  /** Run every step even after one fails: a comparison reports each difference, not only the first. */
+  keepGoing?: boolean;
 }
 
 /** The step's action as written (templates unresolved): `POST /v1/quotes`, `control POST /...`, `clock 5m`. */
@@ -68,6 +72,7 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
       const t0 = performance.now();
       let status: number | undefined;
       let error: string | undefined;
+      const observation: StepObservation = {};
       try {
         const context: TemplateContext = {
           ...saved,
@@ -75,7 +80,7 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
           accounts: session.accounts,
           receivers: receiverUrls(receivers),
         };
-        status = await runStep(step, { client, session, context, saved, receivers, control });
+        status = await runStep(step, { client, session, context, saved, receivers, control, observation });
       } catch (caught) {
         status = (caught as { status?: number }).status ?? status;
         error = (caught as Error).message;
@@ -92,7 +97,8 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
       };
       steps.push(result);
       options.onStep?.({ index, total, title, name, state: result.ok ? 'passed' : 'failed', ms, status, error });
-      if (!result.ok) break;
+      options.onObservation?.(index, observation);
+      if (!result.ok && !options.keepGoing) break;
     }
     return {
       name: scenario.name,

@@ -28,11 +28,20 @@ export interface StepContext {
   /** The declared receivers (endpoints of the scripted receiver, mock/receiver). */
   receivers: Map<string, Endpoint>;
   control: boolean;
+  /** Filled with what the step saw, when given (for comparisons of two targets). */
+  observation?: StepObservation;
+}
+
+/** What one step saw: its call's answer, and the event types of the receiver its expect-events names. */
+export interface StepObservation {
+  answer?: HttpAnswer;
+  events?: string[];
 }
 
 /** Runs one step; returns the status of its HTTP call (if any); throws StepFailure or TemplateError when something differs. */
 export async function runStep(step: Step, s: StepContext): Promise<number | undefined> {
   const answer = await send(step, s);
+  if (s.observation && answer) s.observation.answer = answer;
   if (answer) {
     const failure = (message: string) => new StepFailure(message, answer.status);
     checkStatus(step, answer, failure);
@@ -127,6 +136,7 @@ async function checkEvents(events: NonNullable<Step['expect-events']>, s: StepCo
   const receiver = s.receivers.get(events.receiver);
   if (!receiver) throw new TemplateError(`no receiver "${events.receiver}"`);
   const got = receiver.eventTypes();
+  if (s.observation) s.observation.events = got;
   const list = (types: string[]) => `[${types.join(', ')}]`;
   if (events.types) {
     const same = got.length === events.types.length && got.every((type, i) => type === events.types?.[i]);

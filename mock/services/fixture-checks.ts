@@ -22,6 +22,8 @@ export function fixtureProblems(fixtures: DemoFixtures, checkSchema: SchemaCheck
     else list.forEach((entry, i) => isRecord(entry) || problems.push(`${key}[${i}] must be an object`));
   }
   for (const key of MAPS) if (!isRecord(fixtures[key])) problems.push(`${key} must be an object`);
+  // Optional: the demo data has none.
+  if (fixtures.subscriptions !== undefined && !Array.isArray(fixtures.subscriptions)) problems.push('subscriptions must be a list');
   // Entries of the wrong kind are all reported; what follows reads their fields.
   if (problems.length > 0) return problems;
 
@@ -56,6 +58,7 @@ export function fixtureProblems(fixtures: DemoFixtures, checkSchema: SchemaCheck
     if (!customers.has(beneficiary.customerId))
       problems.push(`beneficiaries[${i}].customerId ${beneficiary.customerId} is no customer of the fixtures`);
   });
+  checkSubscriptions(fixtures, customers, check);
   checkRates(fixtures, scales, check);
   return problems;
 }
@@ -175,5 +178,17 @@ function checkRates(fixtures: DemoFixtures, scales: Map<string, number>, check: 
     if (named) check.unique(pairs, `${rate.sourceAsset} to ${rate.targetAsset}`, `${where}: the pair`);
     if (check.valid('DecimalString', rate.rate, `${where}.rate`) && !isPositive(rate.rate))
       check.problems.push(`${where}.rate ${rate.rate} must be above zero`);
+  });
+}
+
+function checkSubscriptions(fixtures: DemoFixtures, customers: Set<string>, check: Check): void {
+  const ids = new Set<string>();
+  (fixtures.subscriptions ?? []).forEach((subscription, i) => {
+    if (!isRecord(subscription)) return check.problems.push(`subscriptions[${i}] must be an object`);
+    check.valid('Subscription', subscription, `subscriptions[${i}]`);
+    check.unique(ids, subscription.id, `subscriptions[${i}].id`);
+    if (!customers.has(subscription.companyId))
+      check.problems.push(`subscriptions[${i}].companyId ${subscription.companyId} is no customer of the fixtures`);
+    return undefined;
   });
 }

@@ -1,6 +1,7 @@
 // Loads a fixture file (the demo data by default) into a store. Fixtures are data: a missing or
 // malformed file stops start-up here, and one the mock could not serve stops it in
 // fixture-checks.ts (the demo data is also checked against the document by a test).
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { DemoFixtures } from '../../fixtures/types';
 import { ServiceError } from '../errors/catalogue';
@@ -47,6 +48,15 @@ export async function loadFixtures(store: Store, fixtures: DemoFixtures): Promis
   for (const balance of fixtures.balances) await store.setBalance(balance.accountId, balance.asset, balance.value);
   for (const beneficiary of fixtures.beneficiaries) {
     await store.insert('beneficiary', beneficiary.customerId, beneficiary.id, beneficiary);
+  }
+  // A fixture file holds no signing secret (fixtures pull leaves the target's out): each gets its
+  // own, as a subscription created through the API does.
+  for (const subscription of fixtures.subscriptions ?? []) {
+    await store.insert('subscription', subscription.companyId, subscription.id, {
+      subscription,
+      includeAll: false,
+      signingSecret: `whsec_${randomBytes(24).toString('base64')}`,
+    });
   }
 }
 

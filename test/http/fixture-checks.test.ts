@@ -36,6 +36,32 @@ describe('checking fixtures before the mock starts on them', () => {
     expect(problems[0]).toContain(problem);
   });
 
+  it('subscriptions of no customer of the file, given twice or not valid against the document are refused', () => {
+    const subscription = {
+      id: '0e4b9c1e-6a1b-4d1e-9a55-3c2f3f1b7a10',
+      companyId: demoFixtures().customers[0]!.id,
+      url: 'https://hooks.example.com/fos',
+      resources: [{ name: 'OPERATION' as const, events: ['OPERATION_COMPLETED' as const] }],
+      allowRetry: false,
+      createdAt: '2026-01-15T12:00:00.000Z',
+      updatedAt: '2026-01-15T12:00:00.000Z',
+    };
+    expect(problemsOf((f) => (f.subscriptions = [subscription]))).toEqual([]);
+    const problems = problemsOf((f) => {
+      f.subscriptions = [
+        subscription,
+        subscription,
+        { ...subscription, id: 'a', companyId: 'nobody', allowRetry: 'no' as unknown as boolean },
+      ];
+    });
+    expect(problems).toEqual([
+      `subscriptions[1].id ${subscription.id} is an earlier entry's too`,
+      'subscriptions[2].id must match format "uuid" (Subscription)',
+      'subscriptions[2].allowRetry must be boolean (Subscription)',
+      'subscriptions[2].companyId nobody is no customer of the fixtures',
+    ]);
+  });
+
   it('an asset the document does not list is refused: no request may name it, and strict answers would not show it', () => {
     const problems = problemsOf((f) => {
       f.assetScales.EUR = 2;

@@ -1,0 +1,71 @@
+// The recording session of `fos-mock record` (record.ts registers the command and loads this on
+// first use): the proxy until interrupted, then the scenario and HAR files, with no credential or
+// token in either (record-secrets.ts).
+import { writeFileSync } from 'node:fs';
+import { dump } from 'js-yaml';
+import { checkScenario } from '../scenarios/loader';
+import { UserError } from '../scenarios/errors';
+import { normaliseBaseUrl } from '../scenarios/http';
+import { startRecorder, type Exchange } from './record-proxy';
+import { harOf } from './record-har';
+import { scenarioFrom, type RecordOptions } from './record-scenario';
+import { scrub, secretValues } from './record-secrets';
+import { out } from './target';
+
+export interface RecordFlags {
+  target: string;
+  port: string;
+  host: string;
+  out: string;
+  har?: string;
+  name?: string;
+  customer: string;
+}
+
+const CUSTOMERS = ['recorded', 'demo', 'fresh'];
+
+/** Writes the scenario (checked against its schema) and the HAR file; returns the notes for the user. */
+export function writeRecording(exchanges: Exchange[], flags: RecordFlags, version: string): string[] {
+  const options: RecordOptions = {
+    name: flags.name ?? `session recorded against ${new URL(flags.target).host}`,
+    description: `Recorded by fos-mock record from ${flags.target} (${exchanges.length} exchanges).`,
+    customer: flags.customer as RecordOptions['customer'],
+  };
+  const { scenario, notes } = scenarioFrom(exchanges, options);
+  const secrets = secretValues(exchanges);
+  const yaml = scrub(dump(scenario, { lineWidth: 140, noRefs: true }), secrets);
+  writeFileSync(flags.out, yaml);
+  if (scenario.steps.length > 0) checkScenario(scenario, flags.out);
+  if (flags.har) writeFileSync(flags.har, `${scrub(JSON.stringify(harOf(exchanges, flags.target, version), null, 2), secrets)}\n`);
+  return notes;
+}
+
+/** Resolves on the first SIGINT or SIGTERM (and stops listening for them). */
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** The command's body: checks the flags, records until interrupted, writes the files. */
+export async function recordSession(flags: RecordFlags, version: string): Promise<void> {
+  const target = normaliseBaseUrl(flags.target);
+  if (!CUSTOMERS.includes(flags.customer)) throw new UserError(`--customer must be one of ${CUSTOMERS.join(', ')}`);
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port ${flags.port} is not a port (0-65535)`);
+  const recorder = await startRecorder({ target, port, host: flags.host }).catch((error: NodeJS.ErrnoException) => {
+    throw new UserError(`cannot listen on ${flags.host}:${port}: ${error.code ?? error.message}`);
+  });
+  out(`fos-mock record: point your client at ${recorder.url} (forwarded to ${target}); Ctrl-C writes ${flags.out}`);
+  await interrupted();
+  await recorder.close();
+  const notes = writeRecording(recorder.exchanges, { ...flags, target }, version);
+  out(`fos-mock record: ${recorder.exchanges.length} exchanges written to ${flags.out}${flags.har ? ` and ${flags.har}` : ''}`);
+  for (const note of notes) out(`  note: ${note}`);
+}
