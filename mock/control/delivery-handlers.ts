@@ -12,15 +12,20 @@ export const MESSAGE_LIMIT = 100;
 /** Execution logs read per subscription to make those messages (a message has a few attempts). */
 const LOG_LIMIT = 1000;
 
-/** Logs newest first → messages newest first, each with its attempts oldest first and how long each took. */
-function messagesOf(logs: ExecutionLog[], nextAttempt: Map<string, string>, durations: Map<string, number>) {
+/** A subscription's logs, newest first, as its newest MESSAGE_LIMIT messages, each with its attempts newest first. */
+export function attemptsByMessage(logs: ExecutionLog[]): Map<string, ExecutionLog[]> {
   const byMessage = new Map<string, ExecutionLog[]>();
   for (const log of logs) {
     const attempts = byMessage.get(log.messageId);
     if (attempts) attempts.push(log);
     else if (byMessage.size < MESSAGE_LIMIT) byMessage.set(log.messageId, [log]);
   }
-  return [...byMessage].map(([messageId, attempts]) => {
+  return byMessage;
+}
+
+/** Logs newest first → messages newest first, each with its attempts oldest first and how long each took. */
+function messagesOf(logs: ExecutionLog[], nextAttempt: Map<string, string>, durations: Map<string, number>) {
+  return [...attemptsByMessage(logs)].map(([messageId, attempts]) => {
     const first = attempts[attempts.length - 1] as ExecutionLog;
     const durationsMs: Record<string, number> = {};
     for (const attempt of attempts) {

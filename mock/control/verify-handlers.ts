@@ -17,7 +17,7 @@ import {
   type Verdict,
 } from '../http/verification';
 import { ok, type ControlContext, type ControlHandlers } from './context';
-import { MESSAGE_LIMIT } from './delivery-handlers';
+import { attemptsByMessage } from './delivery-handlers';
 import { notFound, subscriptionRecord } from './lookup';
 
 /** Execution logs read per subscription (a message has a few attempts), as the deliveries view reads them. */
@@ -60,13 +60,7 @@ function parsed(payload: string): unknown {
 
 /** Execution logs newest first → one delivery per message, newest first. */
 function deliveriesOf(record: SubscriptionRecord, logs: ExecutionLog[]): VerifiedDelivery[] {
-  const byMessage = new Map<string, ExecutionLog[]>();
-  for (const log of logs) {
-    const attempts = byMessage.get(log.messageId);
-    if (attempts) attempts.push(log);
-    else if (byMessage.size < MESSAGE_LIMIT) byMessage.set(log.messageId, [log]);
-  }
-  return [...byMessage].map(([messageId, attempts]) => {
+  return [...attemptsByMessage(logs)].map(([messageId, attempts]) => {
     const latest = attempts[0] as ExecutionLog;
     const first = attempts[attempts.length - 1] as ExecutionLog;
     return {
