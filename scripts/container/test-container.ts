@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstFailureLine, freePort, ROOT, runSuite, seconds, type JestRun } from '../contract/lib';
+import { firstFailureLine, freePort, ROOT, runSuite, seconds, type JestRun, runMain } from '../contract/lib';
 import { redisServerPath, startRedisServer, type RedisServer } from '../../test/support/redis-server';
 import { healthy, memoryMb, startContainer, stopContainer, type Started } from './container-run';
 import { check } from './http';
@@ -189,10 +189,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -32,11 +32,6 @@
 // baseline, the runs and the table, record.ts the run written as JSON for `npm run rules:table`.
 // Each break declares the rules of contract-tests/rules/catalogue.ts it breaks.
 import { main } from './breaks/runner';
+import { runMain } from './lib';
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -22,7 +22,7 @@
 //   npx tsx scripts/contract/prism-proxy.ts [jest test path patterns...]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { documentWithoutSecurity, ROOT, runSuite, seconds, skipReason, startMock, startPrism, tempDir } from './lib';
+import { documentWithoutSecurity, ROOT, runSuite, seconds, skipReason, startMock, startPrism, tempDir, runMain } from './lib';
 
 async function main(): Promise<number> {
   const patterns = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -82,10 +82,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -9,7 +9,7 @@
 //   npx tsx scripts/contract/prism-stateless.ts [jest test path patterns...]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, runSuite, seconds, skipReason, startPrism } from './lib';
+import { ROOT, runSuite, seconds, skipReason, startPrism, runMain } from './lib';
 
 async function main(): Promise<number> {
   const patterns = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -82,10 +82,4 @@ async function main(): Promise<number> {
   return problems.length ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

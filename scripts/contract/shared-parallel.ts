@@ -11,7 +11,7 @@
 //   npm run test:contract:shared [-- jest test path patterns...]
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstFailureLine, ROOT, runSuite, seconds, startMock } from './lib';
+import { firstFailureLine, ROOT, runSuite, seconds, startMock, runMain } from './lib';
 
 /** Files at once: more than this machine's cores on purpose, so files overlap whatever the machine. */
 const WORKERS = 4;
@@ -46,10 +46,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

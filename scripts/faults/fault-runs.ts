@@ -25,6 +25,7 @@ import { runQuoteRaceKill } from '../../test/faults/support/run-quote-race-kill'
 import { runWebhooksThroughKill } from '../../test/faults/support/run-webhooks-kill';
 import { faultSizes, JOB_LEASE_MS, type FaultSizes } from '../../test/faults/support/sizes';
 import { redisServerPath } from '../../test/support/redis-server';
+import { runMain } from '../contract/lib';
 
 const RUNS: Record<string, { title: string; run: (sizes: FaultSizes) => Promise<RunResult> }> = {
   '1': { title: 'a replica killed while events are produced', run: runWebhooksThroughKill },
@@ -83,10 +84,4 @@ async function main(): Promise<number> {
   return results.every((r) => r.rules.every((rule) => rule.holds)) ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -21,7 +21,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstFailureLine, ROOT, runSuite, seconds } from '../contract/lib';
+import { firstFailureLine, ROOT, runSuite, seconds, runMain } from '../contract/lib';
 import { redisServerPath, startRedisServer, type RedisServer } from '../../test/support/redis-server';
 import { startReplicas, type Replicas } from '../../test/support/replicas';
 import { startRoundRobin, type RoundRobin } from '../../test/support/round-robin';
@@ -135,10 +135,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);
