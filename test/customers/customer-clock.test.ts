@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
-import { CLOCK_START, startMock, type Authed, type Harness } from '../http/harness';
+import { authedWith, CLOCK_START, startMock, type Authed, type Harness } from '../http/harness';
 import { control, d, funded } from '../control/support';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -33,23 +33,7 @@ async function newCustomer(h: Harness, clock?: { start?: string; frozen?: boolea
 async function as(h: Harness, customer: NewCustomer): Promise<Authed> {
   const credentials = { clientId: customer.clientId, clientSecret: customer.clientSecret };
   const token = (await h.http.post('/api/oauth/client/token').send(credentials).expect(200)).body.accessToken as string;
-  const auth = `Bearer ${token}`;
-  return {
-    get: (path) => h.http.get(path).set('Authorization', auth),
-    post: (path, body, key = randomUUID()) =>
-      h.http
-        .post(path)
-        .set('Authorization', auth)
-        .set('X-Idempotency-Key', key)
-        .send(body as object),
-    patch: (path, body, key = randomUUID()) =>
-      h.http
-        .patch(path)
-        .set('Authorization', auth)
-        .set('X-Idempotency-Key', key)
-        .send(body as object),
-    delete: (path) => h.http.delete(path).set('Authorization', auth),
-  };
+  return authedWith(h.http, token);
 }
 
 const quoteBody = (accountId: string) => ({ accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' });

@@ -41,6 +41,25 @@ export interface Authed {
   delete(path: string): request.Test;
 }
 
+/** Requests carrying `token` as their bearer token (and a fresh idempotency key on writes, unless given). */
+export function authedWith(http: ReturnType<typeof request>, token: string): Authed {
+  const auth = `Bearer ${token}`;
+  return {
+    get: (path) => http.get(path).set('Authorization', auth),
+    post: (path, body, key = randomUUID()) => {
+      const req = http.post(path).set('Authorization', auth).set('X-Idempotency-Key', key);
+      return body === undefined ? req : req.send(body as object);
+    },
+    patch: (path, body, key = randomUUID()) =>
+      http
+        .patch(path)
+        .set('Authorization', auth)
+        .set('X-Idempotency-Key', key)
+        .send(body as object),
+    delete: (path) => http.delete(path).set('Authorization', auth),
+  };
+}
+
 export async function startMock(options: AppOptions = {}): Promise<Harness> {
   const mock = await createApp({
     contract: contract(),
@@ -65,21 +84,7 @@ export async function startMock(options: AppOptions = {}): Promise<Harness> {
     http,
     token,
     async as(who = 'customer1') {
-      const auth = `Bearer ${await token(who)}`;
-      return {
-        get: (path) => http.get(path).set('Authorization', auth),
-        post: (path, body, key = randomUUID()) => {
-          const req = http.post(path).set('Authorization', auth).set('X-Idempotency-Key', key);
-          return body === undefined ? req : req.send(body as object);
-        },
-        patch: (path, body, key = randomUUID()) =>
-          http
-            .patch(path)
-            .set('Authorization', auth)
-            .set('X-Idempotency-Key', key)
-            .send(body as object),
-        delete: (path) => http.delete(path).set('Authorization', auth),
-      };
+      return authedWith(http, await token(who));
     },
     close: () => mock.close(),
   };

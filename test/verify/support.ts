@@ -1,7 +1,6 @@
 // Shared steps of the verification and per-customer tests (issue 44): a customer of its own with
 // a client holding its token, as a test sharing one mock with others would have.
-import { randomUUID } from 'node:crypto';
-import type { Authed, Harness } from '../http/harness';
+import { authedWith, type Authed, type Harness } from '../http/harness';
 import { control, d, funded } from '../control/support';
 
 /** Where the template's funded account is among a new customer's account copies (they keep the fixtures' order). */
@@ -24,21 +23,7 @@ export async function newCustomer(h: Harness, body: object = {}): Promise<TestCu
   const token = (
     await h.http.post('/api/oauth/client/token').send({ clientId: made.clientId, clientSecret: made.clientSecret }).expect(200)
   ).body.accessToken as string;
-  const auth = `Bearer ${token}`;
-  const api: Authed = {
-    get: (path) => h.http.get(path).set('Authorization', auth),
-    post: (path, body, key = randomUUID()) => {
-      const req = h.http.post(path).set('Authorization', auth).set('X-Idempotency-Key', key);
-      return body === undefined ? req : req.send(body as object);
-    },
-    patch: (path, body, key = randomUUID()) =>
-      h.http
-        .patch(path)
-        .set('Authorization', auth)
-        .set('X-Idempotency-Key', key)
-        .send(body as object),
-    delete: (path) => h.http.delete(path).set('Authorization', auth),
-  };
+  const api = authedWith(h.http, token);
   return { ...made, token, api };
 }
 
