@@ -60,7 +60,7 @@ function amount(value: string, scale: number): string {
 /** `pageSize`: the `limit` of each listing (small in tests, so that cursors are followed). */
 export async function pullFixtures(flags: PullFlags, pageSize = 100): Promise<Pulled> {
   if (!/^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(flags.balance)) throw new UserError(`--balance ${flags.balance} is not a decimal amount`);
-  const client = new MockClient(flags.url);
+  const client = new MockClient(flags.url, { kind: 'target', flag: '--url' });
   try {
     const login = await client.send('POST', '/api/oauth/client/token', {
       body: { clientId: flags.clientId, clientSecret: flags.clientSecret },

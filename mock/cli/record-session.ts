@@ -55,7 +55,7 @@ function interrupted(): Promise<void> {
 
 /** The command's body: checks the flags, records until interrupted, writes the files. */
 export async function recordSession(flags: RecordFlags, version: string): Promise<void> {
-  const target = normaliseBaseUrl(flags.target);
+  const target = normaliseBaseUrl(flags.target, { kind: 'target', flag: '--target' });
   if (!CUSTOMERS.includes(flags.customer)) throw new UserError(`--customer must be one of ${CUSTOMERS.join(', ')}`);
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port ${flags.port} is not a port (0-65535)`);

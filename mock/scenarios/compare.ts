@@ -3,6 +3,7 @@
 // there are and their JSON types, the states records are in, the events a receiver got, and whether
 // the step's own expectations held. Ids, timestamps, amounts and timing are not compared: two
 // targets hold different records.
+import type { TargetRole } from './errors';
 import { runScenario, stepTitle } from './runner';
 import { jsonType, shapeOf, typeText, underEmptyArray } from './shapes';
 import type { StepObservation } from './step';
@@ -39,9 +40,9 @@ export interface Comparison {
   differences: Difference[];
 }
 
-async function observedRun(scenario: string | Scenario, baseUrl: string): Promise<Run> {
+async function observedRun(scenario: string | Scenario, baseUrl: string, role?: TargetRole): Promise<Run> {
   const observations = new Map<number, StepObservation>();
-  const result = await runScenario(scenario, { baseUrl, keepGoing: true, onObservation: (index, o) => observations.set(index, o) });
+  const result = await runScenario(scenario, { baseUrl, role, keepGoing: true, onObservation: (index, o) => observations.set(index, o) });
   return { result, observations };
 }
 
@@ -53,7 +54,7 @@ export async function compareTargets(scenario: Scenario, urls: { a: string; b: s
   const a = await observedRun(scenario, urls.a);
   const { customer } = scenario;
   const onB = secretB && typeof customer === 'object' ? { ...scenario, customer: { ...customer, clientSecret: secretB } } : scenario;
-  const b = await observedRun(onB, urls.b);
+  const b = await observedRun(onB, urls.b, { kind: 'target', flag: '--compare-with' });
   const differences: Difference[] = [];
   scenario.steps.forEach((step, i) => {
     const index = i + 1;

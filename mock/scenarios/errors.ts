@@ -22,9 +22,16 @@ export class MockTargetError extends UserError {
   override name = 'MockTargetError';
 }
 
-export function unreachable(baseUrl: string, cause: unknown): MockTargetError {
+/**
+ * What a base URL names, for messages: the mock (`fos-mock serve`, whose help is `npm start`), or
+ * another target (a sandbox, a second mock) given by `flag`.
+ */
+export type TargetRole = { kind: 'mock' } | { kind: 'target'; flag: string };
+
+export function unreachable(baseUrl: string, cause: unknown, role: TargetRole): MockTargetError {
   const code = (cause as { code?: string; cause?: { code?: string } }).code ?? (cause as { cause?: { code?: string } }).cause?.code;
   const why = code ? ` (${code})` : '';
+  if (role.kind === 'target') return new MockTargetError(`cannot reach ${baseUrl}${why}: is it up, and is ${role.flag} its base URL?`);
   return new MockTargetError(`cannot reach the mock at ${baseUrl}${why}: is \`npm start\` running? (or pass --url, or set FOS_MOCK_URL)`);
 }
 

@@ -3,7 +3,7 @@
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../lazy/modules';
 import { CONTROL_ROOT, isControlPath } from '../http/control-path';
-import { MockTargetError, unreachable } from './errors';
+import { MockTargetError, unreachable, type TargetRole } from './errors';
 
 export interface HttpAnswer {
   status: number;
@@ -20,12 +20,15 @@ export interface SendOptions {
 
 const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-export function normaliseBaseUrl(value: string): string {
+const MOCK: TargetRole = { kind: 'mock' };
+
+export function normaliseBaseUrl(value: string, role: TargetRole = MOCK): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new MockTargetError(`"${value}" is not a URL: give the mock's base URL, e.g. http://127.0.0.1:4010`);
+    const example = role.kind === 'mock' ? "the mock's base URL, e.g. http://127.0.0.1:4010" : 'a base URL, e.g. https://sandbox.example';
+    throw new MockTargetError(`"${value}" is not a URL: give ${example}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MockTargetError(`"${value}" is not an http(s) URL`);
   return url.toString().replace(/\/+$/, '');
@@ -35,8 +38,11 @@ export class MockClient {
   readonly baseUrl: string;
   private agent?: Agent;
 
-  constructor(baseUrl: string) {
-    this.baseUrl = normaliseBaseUrl(baseUrl);
+  constructor(
+    baseUrl: string,
+    private readonly role: TargetRole = MOCK,
+  ) {
+    this.baseUrl = normaliseBaseUrl(baseUrl, role);
   }
 
   async send(method: string, path: string, options: SendOptions = {}): Promise<HttpAnswer> {
@@ -53,7 +59,7 @@ export class MockClient {
       response = await request(`${this.baseUrl}${path}`, { method: method as 'GET', headers, body, dispatcher: this.agent });
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-      if (code && CONNECTION_ERRORS.has(code)) throw unreachable(this.baseUrl, error);
+      if (code && CONNECTION_ERRORS.has(code)) throw unreachable(this.baseUrl, error, this.role);
       throw error;
     }
     const text = await response.body.text();

@@ -2,7 +2,7 @@
 // order - send, check, save - stopping at the first step that fails and saying what differed.
 import { performance } from 'node:perf_hooks';
 import { startReceiver, type Endpoint, type Receiver } from '../receiver/receiver';
-import { controlOff } from './errors';
+import { controlOff, type TargetRole } from './errors';
 import { describeAnswer, MockClient } from './http';
 import { checkScenario, loadScenarioFile } from './loader';
 import { needsControlApi, prepareSession, SetupError } from './setup';
@@ -13,6 +13,8 @@ import type { Scenario, ScenarioResult, Step, StepProgress, StepResult } from '.
 export interface RunOptions {
   /** The mock's base URL, e.g. http://127.0.0.1:4010. */
   baseUrl: string;
+  /** What `baseUrl` names, for its messages (the mock unless said). */
+  role?: TargetRole;
   /** Called when each step starts (`running`) and ends (`passed` / `failed`). */
   onStep?(progress: StepProgress): void;
   /** Called after each step with what its call answered and the events it saw (`--compare-with` compares them). */
@@ -43,7 +45,7 @@ export async function runScenario(input: string | Scenario, options: RunOptions)
     scenario = checkScenario(data, file);
   }
   const started = performance.now();
-  const client = new MockClient(options.baseUrl);
+  const client = new MockClient(options.baseUrl, options.role);
   let server: Receiver | undefined;
   const receivers = new Map<string, Endpoint>();
   const steps: StepResult[] = [];

@@ -102,6 +102,14 @@ describe('fos-mock scenario run', () => {
     expect(exitCode).toBe(1);
     expect(stderr).toMatch(/^fos-mock: cannot reach the mock at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\): is `npm start` running\?/);
   });
+
+  it('When nothing listens at --compare-with, then it names that URL and its flag, not the mock', async () => {
+    const file = join(scenarios, 'quote-expires.yaml');
+    const { stderr, exitCode } = await fosMock('scenario', 'run', file, '--url', target.url, '--compare-with', 'http://127.0.0.1:9');
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain('cannot reach http://127.0.0.1:9 (ECONNREFUSED): is it up, and is --compare-with its base URL?');
+    expect(stderr).not.toContain('npm start');
+  });
 });
 
 describe('fos-mock snapshot and clock', () => {
