@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/latest.json and latest.md.
 // Knobs (environment), for a quick smoke run or a subset:
-//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite,redis,soak (default all but
+//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite,redis,container,soak (default all but
 //                                soak). The sections not run keep their last results in latest.json/.md.
 //   BENCH_DURATION, BENCH_ROUNDS seconds per load run (default 5) and rounds (default 3), for all.
 //   BENCH_SCALING_SIZES          operations stored (default 1000,100000,1000000).
@@ -14,6 +14,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { projectPath } from '../spec/project-root';
+import { containerBench, containerMarkdown, type ContainerResult } from './container';
 import { tableRow } from './lib/markdown';
 import { redisMode, type RedisModeResult } from './redis-mode';
 import { redisModeMarkdown } from './redis-mode-markdown';
@@ -23,7 +24,7 @@ import { suiteMarkdown, suiteTime, type SuiteResult } from './suite-time';
 import { throughput, WARM_UP_S, type Row } from './throughput';
 import { webhookMarkdown, webhooks, type WebhookResult } from './webhooks';
 
-const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'redis', 'soak'] as const;
+const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'redis', 'container', 'soak'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 /** What `npm run bench` runs when BENCH_ONLY does not say: all but the half-hour soak (BENCH_ONLY=soak). */
 const DEFAULT_BENCHMARKS: readonly Benchmark[] = BENCHMARKS.filter((b) => b !== 'soak');
@@ -44,6 +45,7 @@ interface Results {
   webhooks?: Section<WebhookResult>;
   suite?: Section<SuiteResult>;
   redis?: Section<RedisModeResult>;
+  container?: Section<ContainerResult>;
   soak?: Section<SoakResult>;
 }
 
@@ -103,6 +105,7 @@ function markdown(results: Results): string {
   if (results.webhooks) section(webhookMarkdown(results.webhooks), results.webhooks);
   if (results.suite) section(suiteMarkdown(results.suite), results.suite);
   if (results.redis) section(redisModeMarkdown(results.redis), results.redis);
+  if (results.container) section(containerMarkdown(results.container), results.container);
   if (results.soak) section(soakMarkdown(results.soak), results.soak);
   return lines.join('\n');
 }
@@ -181,6 +184,11 @@ async function main() {
       const rps = `${r.rps.toFixed(2)}× memory req/s ≥ 0.5× ${r.throughputMet ? 'met' : 'MISSED'}`;
       process.stdout.write(`Redis mode, ${r.benchmark} at ${r.connections} connections: ${rps}${p99}\n`);
     }
+  }
+
+  if (runs('container')) {
+    const result = await containerBench(rounds);
+    if (result) results.container = { machine, at, ...result };
   }
 
   if (runs('soak')) {

@@ -16,14 +16,14 @@
 //
 //   npm run test:container [-- jest test path patterns...]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstFailureLine, freePort, ROOT, runSuite, seconds, type JestRun, runMain } from '../contract/lib';
 import { redisServerPath, startRedisServer, type RedisServer } from '../../test/support/redis-server';
 import { healthy, memoryMb, startContainer, stopContainer, type Started } from './container-run';
 import { check } from './http';
-import { baseImage, imageExists, podman, podmanOk } from './podman';
-import { buildStandInBase } from './stand-in-base';
+import { buildImage, imageSizes, prepareBase } from './image';
+import { podman, podmanOk } from './podman';
 import { stateRunArgs, stateSurvivesRestart } from './state-check';
 
 const IMAGE = 'localhost/fos-mock:test-container';
@@ -43,18 +43,6 @@ function missingTools(): string[] {
     }
   };
   return [...['podman', 'runc'].filter((tool) => !has(tool)), ...(redisServerPath() ? [] : ['redis-server'])];
-}
-
-/** `podman build` of the Containerfile; a CA this machine trusts (NODE_EXTRA_CA_CERTS) is handed to npm in the build. */
-async function buildImage(): Promise<number> {
-  const ca = process.env.NODE_EXTRA_CA_CERTS;
-  const caArgs = ca && existsSync(ca) ? ['-v', `${ca}:/run/extra-ca.crt:ro`, '--build-arg', 'NODE_EXTRA_CA_CERTS=/run/extra-ca.crt'] : [];
-  const started = Date.now();
-  const result = await podman(['build', '--format', 'docker', '--pull=never', ...caArgs, '-t', IMAGE, '-f', 'Containerfile', '.']);
-  writeFileSync(join(REPORTS, 'build.log'), result.stdout + result.stderr);
-  if (result.code !== 0)
-    throw new Error(`podman build failed (reports/container/build.log):\n${(result.stdout + result.stderr).slice(-3000)}`);
-  return Date.now() - started;
 }
 
 function suiteLines(run: JestRun): string[] {
@@ -116,23 +104,12 @@ async function main(): Promise<number> {
   let redis: RedisServer | undefined;
   let ok = false;
   try {
-    const base = baseImage();
-    if (await imageExists(base)) {
-      const standIn = await podmanOk(['image', 'inspect', base, '--format', '{{index .Labels "org.fos-mock.stand-in"}}']);
-      lines.push(
-        `  base ${base}: ${standIn === 'true' ? 'the local stand-in (scripts/container/stand-in-base.ts)' : 'the image podman has'}`,
-      );
-    } else {
-      await buildStandInBase(base, say);
-      lines.push(`  base ${base}: not in podman's storage, a local stand-in made (scripts/container/stand-in-base.ts)`);
-    }
+    lines.push(`  ${await prepareBase(say)}`);
     say(`podman build --pull=never -t ${IMAGE} -f Containerfile . (output: reports/container/build.log)`);
-    const buildMs = await buildImage();
-    const size = Number(await podmanOk(['image', 'inspect', IMAGE, '--format', '{{.Size}}']));
-    const baseSize = Number(await podmanOk(['image', 'inspect', base, '--format', '{{.Size}}']));
-    lines.push(
-      `  built in ${seconds(buildMs)}: ${(size / 1e6).toFixed(1)} MB, of which ${((size - baseSize) / 1e6).toFixed(1)} MB over the base`,
-    );
+    const buildMs = await buildImage(IMAGE, join(REPORTS, 'build.log'));
+    const sizes = await imageSizes(IMAGE);
+    const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+    lines.push(`  built in ${seconds(buildMs)}: ${mb(sizes.image)} MB, of which ${mb(sizes.image - sizes.base)} MB over the base`);
 
     const webhookPort = await freePort();
     const memoryPort = await freePort();
