@@ -54,7 +54,7 @@ function deliveryScenarios(options: () => AppOptions): void {
   }
   const snapshotOf = async (h: Harness) => (await control(h).get('/snapshot').expect(200)).body as Snapshot;
 
-  it('a retry waiting in a snapshot is delivered by the mock it is loaded into, numbered on; retries run out at the same count', async () => {
+  it('a retry waiting in a snapshot is delivered by the mock it is loaded into, numbered on; retries end at the same count', async () => {
     const receiver = await receiverFor({ fallback: { status: 503 } });
     const a = await start();
     const apiA = await a.as();
