@@ -39,7 +39,7 @@ export async function exportDeliveries(
 }
 
 /** What a running delivery leaves to do, as the snapshot's records see it (the header says why). */
-function afterRunning(
+export function afterRunning(
   pending: PendingDelivery,
   log: ExecutionLog | undefined,
   subscription: SubscriptionRecord,

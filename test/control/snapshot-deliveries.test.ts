@@ -5,7 +5,10 @@
 // and changes nothing. In memory, and on Redis.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { AppOptions } from '../../mock/app';
+import { afterRunning } from '../../mock/control/snapshot-deliveries';
+import type { ExecutionLog, SubscriptionRecord } from '../../mock/domain/records';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
+import type { PendingDelivery } from '../../mock/webhooks/dispatcher';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { newCustomer } from '../verify/support';
@@ -186,6 +189,34 @@ function deliveryScenarios(options: () => AppOptions): void {
     expect({ ...after, takenAt: before.takenAt }).toEqual(before);
   });
 }
+
+describe('a delivery running while the snapshot is taken', () => {
+  const schedule = [5_000, 30_000];
+  const running: PendingDelivery = {
+    message: { messageId: 'm1', subscriptionId: 's1', customerId: 'c1', eventType: 'OPERATION_REQUESTED', payload: '{}' },
+    dueAt: 1_000,
+    attempts: 2,
+    running: true,
+    logId: 'log-2',
+  };
+  const subscription = (allowRetry: boolean) => ({ subscription: { allowRetry } }) as unknown as SubscriptionRecord;
+  const logged = (status: ExecutionLog['status']) =>
+    ({ id: 'log-2', status, retryAttempts: 1, createdAt: '2026-11-21T12:00:00.000Z' }) as unknown as ExecutionLog;
+
+  it('is kept as the same attempt, not counted, when its log is not among the snapshot’s', () => {
+    expect(afterRunning(running, undefined, subscription(true), schedule)).toEqual({ ...running, attempts: 1 });
+  });
+
+  it('is kept as the retry its logged failure calls for, when its log is among the snapshot’s', () => {
+    const retryAt = Date.parse('2026-11-21T12:00:00.000Z') + 30_000;
+    expect(afterRunning(running, logged('FAILED'), subscription(true), schedule)).toEqual({ ...running, dueAt: retryAt, attempts: 2 });
+  });
+
+  it('is not kept when its logged attempt succeeded, or its failure calls for no retry', () => {
+    expect(afterRunning(running, logged('SUCCESS'), subscription(true), schedule)).toBeUndefined();
+    expect(afterRunning(running, logged('FAILED'), subscription(false), schedule)).toBeUndefined();
+  });
+});
 
 describe('webhook deliveries in a snapshot (memory)', () => {
   deliveryScenarios(() => ({}));
