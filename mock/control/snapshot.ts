@@ -3,12 +3,15 @@
 // restored mock answers as the original did: same lists, same order, cursors still valid
 // (same FOS_MOCK_SECRET), same expiries. The customers' own clocks are carried as instants
 // (`customerClocks`): the clock kept on a customer's record counts from this machine's real time.
+// The webhook deliveries still to do are kept too (`deliveries`, snapshot-deliveries.ts); the
+// auto-settlements are not: they are scheduled again from the operations still REQUESTED.
 import { startState, stateNow } from '../clock';
 import { ServiceError } from '../errors/catalogue';
 import type { CustomerRecord, Operation } from '../domain/records';
 import type { StoreState } from '../store';
 import { settleDueWork, type ControlContext } from './context';
 import { snapshotRecordProblems } from './snapshot-checks';
+import { deliveryProblems, exportDeliveries, importDeliveries, type SnapshotDelivery } from './snapshot-deliveries';
 import { upgradeTimelines } from './timeline-upgrade';
 
 export const SNAPSHOT_VERSION = 1;
@@ -19,6 +22,8 @@ export interface Snapshot extends StoreState {
   clock: { now: string; frozen: boolean };
   /** The customers' own clocks (absent in snapshots of earlier versions). */
   customerClocks?: Array<{ customerId: string; now: string; frozen: boolean }>;
+  /** Webhook deliveries waiting for their first attempt or a retry (absent: none). */
+  deliveries?: SnapshotDelivery[];
 }
 
 export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
@@ -39,11 +44,18 @@ export async function takeSnapshot(c: ControlContext): Promise<Snapshot> {
       ? [{ customerId: (record as CustomerRecord).id, now: new Date(stateNow(own)).toISOString(), frozen: own.frozenAt !== null }]
       : [];
   });
+  // Read after the records: a delivery is kept only when its subscription is among them.
+  const deliveries = await exportDeliveries(
+    c,
+    state.records,
+    customerClocks.map((own) => own.customerId),
+  );
   return {
     version: SNAPSHOT_VERSION,
     takenAt: clock.nowIso(),
     clock: { now: clock.nowIso(), frozen: clock.frozen },
     ...(customerClocks.length > 0 && { customerClocks }),
+    ...(deliveries.length > 0 && { deliveries }),
     ...state,
   };
 }
@@ -54,12 +66,15 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
   // first, so the records checked are the records imported.
   const records = upgradeTimelines(snapshot.records);
   // Refused before anything waits or changes.
-  const problems = snapshotRecordProblems(
-    records,
-    c.publicContract,
-    { scales: c.deps.reference.scales, present: (quote) => c.services.quotes.present(quote) },
-    c.controlContract,
-  );
+  const problems = [
+    ...snapshotRecordProblems(
+      records,
+      c.publicContract,
+      { scales: c.deps.reference.scales, present: (quote) => c.services.quotes.present(quote) },
+      c.controlContract,
+    ),
+    ...deliveryProblems(snapshot.deliveries ?? [], records),
+  ];
   if (problems.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: problems });
   // Jobs running now finish first; pending ones are dropped only once the import has succeeded.
   await c.cluster.ask('wait-jobs');
@@ -90,6 +105,8 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
     c,
     (snapshot.records.operation ?? []).map((item) => item.record as Operation),
   );
+  // In the queue of each customer's clock, taken by every replica above.
+  await importDeliveries(c, snapshot.deliveries ?? []);
   await settleDueWork(c);
 }
 

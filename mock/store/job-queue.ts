@@ -78,4 +78,8 @@ export interface JobQueue {
   dropGroup(group: string): Promise<number>;
   /** A webhook message's attempts, counted by every replica: this attempt's number, from 1. */
   nextAttempt(messageId: string): Promise<number>;
+  /** How many attempts of a webhook message were made (0 when none): what a snapshot keeps of a waiting delivery. */
+  attemptsMade(messageId: string): Promise<number>;
+  /** Sets the attempts made of a message (a snapshot import), so its next attempt is numbered after them. */
+  setAttemptsMade(messageId: string, made: number): Promise<void>;
 }

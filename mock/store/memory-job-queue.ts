@@ -103,6 +103,15 @@ export class MemoryJobQueue implements JobQueue {
     return Promise.resolve(n);
   }
 
+  attemptsMade(messageId: string): Promise<number> {
+    return Promise.resolve(this.attempts.get(messageId) ?? 0);
+  }
+
+  setAttemptsMade(messageId: string, made: number): Promise<void> {
+    this.attempts.set(messageId, made);
+    return Promise.resolve();
+  }
+
   private holds(job: ClaimedJob): boolean {
     const held = this.running.get(job.group);
     return held !== undefined && held.id === job.id && held.claim === job.claim;

@@ -46,6 +46,18 @@ interface DeliveryJob {
   logId: string;
 }
 
+/** A delivery not yet done, as a snapshot keeps it. */
+export interface PendingDelivery {
+  message: Message;
+  /** Mock time (of the customer's clock) when the retry falls due; undefined for a first attempt. */
+  dueAt?: number;
+  /** The attempts of the message made so far (the queue's count). */
+  attempts: number;
+  /** Running now; `logId` is the log its attempt writes. */
+  running: boolean;
+  logId: string;
+}
+
 const DELIVER = 'deliver';
 /**
  * A first attempt is due at once, whatever the mock clock says (it may be frozen at an earlier
@@ -108,6 +120,43 @@ export class WebhookDispatcher {
     while (this.accepting.size > 0) await Promise.all(this.accepting);
   }
 
+  /**
+   * The deliveries waiting (and running) in the mock clock's queue and in the queues of the given
+   * customers' own clocks, by due time: what a snapshot keeps so they still go out after an import.
+   */
+  async pendingDeliveries(ownClockCustomers: readonly string[]): Promise<PendingDelivery[]> {
+    const queues = [this.deps.scheduler.queue, ...ownClockCustomers.map((id) => this.deps.clocks.queueOf(id))];
+    const pending: PendingDelivery[] = [];
+    for (const queue of queues) {
+      const { total } = await queue.list(0);
+      for (const job of (await queue.list(total)).jobs) {
+        if (job.kind !== DELIVER) continue;
+        const { message, logId } = job.data as DeliveryJob;
+        pending.push({
+          message,
+          ...(job.dueAt !== FIRST_ATTEMPT_DUE && { dueAt: job.dueAt }),
+          attempts: await queue.attemptsMade(message.messageId),
+          running: job.running,
+          logId,
+        });
+      }
+    }
+    return pending;
+  }
+
+  /**
+   * Queues deliveries again (a snapshot import, after the queues were cleared): each in the queue of
+   * its customer's clock and its subscription's group, with its attempts made so far, so its next
+   * attempt is numbered after them and its retries run out when they would have.
+   */
+  async restoreDeliveries(deliveries: ReadonlyArray<Omit<PendingDelivery, 'running' | 'logId'>>): Promise<void> {
+    for (const { message, dueAt, attempts } of deliveries) {
+      const scheduler = await this.deps.clocks.schedulerOf(message.customerId);
+      await scheduler.queue.setAttemptsMade(message.messageId, attempts);
+      await scheduler.schedule(deliveryJob(message, this.deps.newId(), dueAt ?? FIRST_ATTEMPT_DUE));
+    }
+  }
+
   /** Queues one delivery per matching subscription, each in its subscription's order (the job group). */
   private async accept(event: DomainEvent): Promise<void> {
     const check = this.contract.checkWebhook(event.eventType, event.payload);
@@ -150,10 +199,8 @@ export class WebhookDispatcher {
     const done = logged
       ? { log: logged, allowRetry: (await store.get('subscription', message.subscriptionId))?.subscription.allowRetry }
       : await this.attempt(message, logId, true);
-    const log = done?.log;
-    if (!log || log.status === 'SUCCESS' || !done.allowRetry || log.retryAttempts >= config.retryScheduleMs.length) return undefined;
-    const delay = config.retryScheduleMs[log.retryAttempts] as number;
-    return deliveryJob(message, this.deps.newId(), Date.parse(log.createdAt) + delay);
+    const dueAt = done && retryDueAt(done.log, done.allowRetry, config.retryScheduleMs);
+    return dueAt === undefined ? undefined : deliveryJob(message, this.deps.newId(), dueAt);
   }
 
   /** One attempt: deliver and log it (and say whether the subscription allows retries). */
@@ -248,6 +295,12 @@ function withoutCredentials(url: string): string {
   } catch {
     return '(not a URL)';
   }
+}
+
+/** When the retry after this logged attempt falls due (mock time), or undefined when none follows. */
+export function retryDueAt(log: ExecutionLog, allowRetry: boolean | undefined, retryScheduleMs: readonly number[]): number | undefined {
+  if (log.status === 'SUCCESS' || !allowRetry || log.retryAttempts >= retryScheduleMs.length) return undefined;
+  return Date.parse(log.createdAt) + (retryScheduleMs[log.retryAttempts] as number);
 }
 
 /** The job group of a subscription's deliveries: one at a time, in order. */

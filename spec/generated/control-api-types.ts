@@ -1239,6 +1239,24 @@ export interface components {
             now: components["schemas"]["Timestamp"];
             frozen: boolean;
         };
+        /** @description A webhook message still to be delivered. Its subscription must be among the snapshot's subscriptions, of the same customer. */
+        SnapshotDelivery: {
+            /** @description Kept across attempts (`x-message-id`, `webhook-id`). */
+            messageId: string;
+            subscriptionId: string;
+            customerId: components["schemas"]["Uuid"];
+            /** @description One of the service's event types (GET /v1/reference/eventTypes). */
+            eventType: string;
+            /** @description The exact body sent, every attempt. */
+            payload: string;
+            /**
+             * Format: date-time
+             * @description When the retry falls due, on the customer's clock (its own, or the mock's); null or absent for a first attempt, sent at once.
+             */
+            dueAt?: string | null;
+            /** @description The attempts already made; the next is numbered after them, and retries run out as they would have. */
+            attempts: number;
+        };
         /** @description Why a state was entered; the service document's Reason, and its code must be one that document knows. */
         Reason: {
             code: string;
@@ -1507,6 +1525,8 @@ export interface components {
             clock: components["schemas"]["ClockState"];
             /** @description The customers' own clocks (absent in snapshots of earlier versions); an import sets each again. */
             customerClocks?: components["schemas"]["SnapshotCustomerClock"][];
+            /** @description Webhook deliveries waiting for their first attempt or a retry (absent in snapshots of earlier versions, and when none waits); an import queues each again. */
+            deliveries?: components["schemas"]["SnapshotDelivery"][];
             /** @description The last insertion key issued; insertion continues after it. */
             sequence: number;
             records: {

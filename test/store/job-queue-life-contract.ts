@@ -206,6 +206,25 @@ export function jobQueueLifeContract<Q extends JobQueue>(fresh: () => Promise<Q>
       expect(await queue.nextAttempt('msg-2')).toBe(2);
     });
 
+    it('attemptsMade reads the count without counting (0 for a message never attempted)', async () => {
+      const queue = await fresh();
+      expect(await queue.attemptsMade('msg-1')).toBe(0);
+      await queue.nextAttempt('msg-1');
+      await queue.nextAttempt('msg-1');
+      expect(await queue.attemptsMade('msg-1')).toBe(2);
+      expect(await queue.attemptsMade('msg-1')).toBe(2);
+      expect(await queue.attemptsMade('msg-2')).toBe(0);
+    });
+
+    it('a count set (a snapshot import) is continued by the next attempt, and clear drops it', async () => {
+      const queue = await fresh();
+      await queue.setAttemptsMade('msg-1', 3);
+      expect(await queue.attemptsMade('msg-1')).toBe(3);
+      expect(await queue.nextAttempt('msg-1')).toBe(4);
+      await queue.clear();
+      expect(await queue.attemptsMade('msg-1')).toBe(0);
+    });
+
     it('50 attempts of one message counted at once get the numbers 1 to 50, each once', async () => {
       const queue = await fresh();
       const numbers = await Promise.all(Array.from({ length: 50 }, () => queue.nextAttempt('msg-1')));

@@ -243,6 +243,14 @@ export class RedisJobQueue implements JobQueue {
   nextAttempt(messageId: string): Promise<number> {
     return unavailableOnLoss(this.client.hincrby(`${this.keys}attempts`, messageId, 1));
   }
+
+  async attemptsMade(messageId: string): Promise<number> {
+    return Number((await unavailableOnLoss(this.client.hget(`${this.keys}attempts`, messageId))) ?? 0);
+  }
+
+  async setAttemptsMade(messageId: string, made: number): Promise<void> {
+    await unavailableOnLoss(this.client.hset(`${this.keys}attempts`, messageId, made));
+  }
 }
 
 function encode(spec: JobSpec): Array<string | number> {
