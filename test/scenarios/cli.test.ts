@@ -145,6 +145,31 @@ describe('fos-mock snapshot and clock', () => {
     expect(missing.stderr).toBe(`fos-mock: cannot read ${join(folder, 'none.json')}: no such file\n`);
   });
 
+  it('clock advance --customer moves that customer’s own clock and no other; one on the mock’s clock is told to leave it out', async () => {
+    const made = await fetch(`${target.url}/_mock/customers`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ clock: { start: '2030-01-01T00:00:00Z', frozen: true } }),
+    });
+    const { customerId } = (await made.json()) as { customerId: string };
+    const mockBefore = (await controlGet('/clock')).now;
+    const moved = await fosMock('clock', 'advance', '90s', '--customer', customerId, '--url', target.url);
+    expect(moved.stdout).toBe(`customer ${customerId}'s clock advanced by 90s: now 2030-01-01T00:01:30.000Z (frozen)\n`);
+    expect((await controlGet(`/customers/${customerId}/clock`)).now).toBe('2030-01-01T00:01:30.000Z');
+    expect((await controlGet('/clock')).now).toBe(mockBefore);
+
+    const plain = (
+      (await (
+        await fetch(`${target.url}/_mock/customers`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+      ).json()) as { customerId: string }
+    ).customerId;
+    const refused = await fosMock('clock', 'advance', '5s', '--customer', plain, '--url', target.url);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(`customer ${plain} follows the mock's clock (it has no clock of its own): leave out --customer`);
+    const unknown = await fosMock('clock', 'advance', '5s', '--customer', '00000000-0000-4000-8000-000000000000', '--url', target.url);
+    expect(unknown.stderr).toBe('fos-mock: no customer 00000000-0000-4000-8000-000000000000 in this mock\n');
+  });
+
   it('clock advance refuses what is not a duration', async () => {
     const { stderr, exitCode } = await fosMock('clock', 'advance', 'soon', '--url', target.url);
     expect(exitCode).toBe(1);
