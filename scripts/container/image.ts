@@ -16,9 +16,15 @@ export async function prepareBase(say: (line: string) => void): Promise<string> 
   return `base ${base}: ${standIn === 'true' ? 'the local stand-in (scripts/container/stand-in-base.ts)' : 'the image podman has'}`;
 }
 
-/** `podman build` of the Containerfile as `image`, its output written to `logFile`; how long it took. */
+/** Debian's bundle of the CAs this machine trusts (a TLS-inspecting proxy's CA is added to it). */
+const SYSTEM_CAS = '/etc/ssl/certs/ca-certificates.crt';
+
+/**
+ * `podman build` of the Containerfile as `image`, its output written to `logFile`; how long it took.
+ * npm in the build trusts what this machine trusts: NODE_EXTRA_CA_CERTS, else the system's bundle.
+ */
 export async function buildImage(image: string, logFile: string): Promise<number> {
-  const ca = process.env.NODE_EXTRA_CA_CERTS;
+  const ca = process.env.NODE_EXTRA_CA_CERTS ?? (existsSync(SYSTEM_CAS) ? SYSTEM_CAS : undefined);
   const caArgs = ca && existsSync(ca) ? ['-v', `${ca}:/run/extra-ca.crt:ro`, '--build-arg', 'NODE_EXTRA_CA_CERTS=/run/extra-ca.crt'] : [];
   const started = Date.now();
   const result = await podman(['build', '--format', 'docker', '--pull=never', ...caArgs, '-t', image, '-f', 'Containerfile', '.']);
