@@ -22,8 +22,9 @@ import type { ClaimedJob, JobCounts, JobQueue, JobSpec, PendingJob } from '../jo
 import { unavailableOnLoss, type RedisClient } from './connection';
 
 /**
- * Adds a job (group, dueAt, json, unique key or '') unless its unique key was seen, and makes it
- * its group's head in "due" when it comes first and the group is idle.
+ * The scripts' shared functions. `add` adds a job (group, dueAt, json, unique key or '') unless its
+ * unique key was seen, and makes it its group's head in "due" when it comes first and the group is
+ * idle; `forget` removes a job from every key that names it.
  */
 const ADD = `
 local function now_ms()
@@ -33,6 +34,16 @@ end
 local function head(p, group)
   local first = redis.call('ZRANGE', p .. 'g:' .. group, 0, 0, 'WITHSCORES')
   if first[1] then redis.call('ZADD', p .. 'due', first[2], first[1]) end
+end
+-- A job gone from every key that names it (done, or dropped with its group).
+local function forget(p, group, id)
+  redis.call('ZREM', p .. 'g:' .. group, id)
+  redis.call('ZREM', p .. 'due', id)
+  redis.call('ZREM', p .. 'run', id)
+  redis.call('HDEL', p .. 'data', id)
+  redis.call('HDEL', p .. 'grp', id)
+  redis.call('HDEL', p .. 'claim', id)
+  redis.call('HDEL', p .. 'runs', id)
 end
 local function add(p, group, dueAt, json, unique)
   if unique ~= '' and redis.call('HSETNX', p .. 'unique', unique, '1') == 0 then return end
@@ -86,12 +97,7 @@ return { id, redis.call('HGET', p .. 'data', id), redis.call('HINCRBY', p .. 'ru
 local p, id = ARGV[1], ARGV[2]
 if redis.call('HGET', p .. 'claim', id) ~= ARGV[3] then return 0 end
 local group = redis.call('HGET', p .. 'grp', id)
-redis.call('ZREM', p .. 'g:' .. group, id)
-redis.call('HDEL', p .. 'data', id)
-redis.call('HDEL', p .. 'grp', id)
-redis.call('ZREM', p .. 'run', id)
-redis.call('HDEL', p .. 'claim', id)
-redis.call('HDEL', p .. 'runs', id)
+forget(p, group, id)
 redis.call('HDEL', p .. 'busy', group)
 head(p, group)
 if ARGV[4] == '1' then add(p, ARGV[5], ARGV[6], ARGV[7], ARGV[8]) end
@@ -139,18 +145,13 @@ for i = 1, math.min(#rows, limit) do
 end
 return out`,
   /** ARGV: prefix, group. Drops the group's jobs but the running one; answers how many. */
-  fosJobDropGroup: `
+  fosJobDropGroup: `${ADD}
 local p, group = ARGV[1], ARGV[2]
 local busy = redis.call('HGET', p .. 'busy', group)
 local dropped = 0
 for _, id in ipairs(redis.call('ZRANGE', p .. 'g:' .. group, 0, -1)) do
   if id ~= busy then
-    redis.call('ZREM', p .. 'g:' .. group, id)
-    redis.call('ZREM', p .. 'due', id)
-    redis.call('HDEL', p .. 'data', id)
-    redis.call('HDEL', p .. 'grp', id)
-    redis.call('HDEL', p .. 'runs', id)
-    redis.call('HDEL', p .. 'claim', id)
+    forget(p, group, id)
     dropped = dropped + 1
   end
 end
