@@ -1,12 +1,10 @@
 // A customer's own clock on two replicas sharing one Redis: the clock is kept with the customer in
 // the shared store, so a move through one replica is the clock of the other from its answer on,
 // and the customer's jobs run whichever replica scheduled them, and only that customer's.
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { describeWithRedis } from '../support/redis-suite';
-import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
-
-/** A hang guard for the hooks that start replicas (each start is awaited under its own guard). */
-const START_MS = 300_000;
+import { twoReplicas } from '../support/replica-pair';
+import type { ServiceClient } from '../support/replicas';
 
 interface NewCustomer {
   customerId: string;
@@ -16,19 +14,8 @@ interface NewCustomer {
 }
 
 describeWithRedis('a customer’s own clock on two replicas on one Redis', (redis) => {
-  let replicas: Replicas | undefined;
-  let a: ServiceClient;
-  let b: ServiceClient;
-  beforeAll(async () => {
-    // Auto-settlement 5 s after creation, by the customer's clock.
-    replicas = await startReplicas(2, { redisUrl: redis().url, env: { AUTO_SETTLE_MS: '5000' } });
-    [a, b] = replicas.urls.map((url) => serviceClient(url)) as [ServiceClient, ServiceClient];
-  }, START_MS);
-  afterAll(async () => {
-    a?.close();
-    b?.close();
-    await replicas?.stopAll();
-  }, START_MS);
+  // Auto-settlement 5 s after creation, by the customer's clock.
+  const [a, b] = twoReplicas(redis, { AUTO_SETTLE_MS: '5000' });
 
   const newCustomer = async (on: ServiceClient): Promise<NewCustomer> => {
     const answer = await on.call('POST', '/_mock/customers', {}, { clock: { start: '2030-01-01T00:00:00Z', frozen: true } });

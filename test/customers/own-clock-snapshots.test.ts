@@ -8,10 +8,8 @@ import { startMock, type Harness } from '../http/harness';
 import { control } from '../control/support';
 import { fundedOf, newCustomer } from '../verify/support';
 import { describeWithRedis } from '../support/redis-suite';
-import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
+import { twoReplicas } from '../support/replica-pair';
 
-/** A hang guard for the hooks that start replicas. */
-const START_MS = 300_000;
 /** Years before the mock's clock (2026): a key claimed then has expired by the mock's clock. */
 const BEHIND = '2020-01-01T00:00:00.000Z';
 const quoteBody = (accountId: string) => ({ accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' });
@@ -47,18 +45,7 @@ describe('own-clock idempotency keys in a snapshot (memory)', () => {
 });
 
 describeWithRedis('own-clock idempotency keys in a snapshot (two replicas on one Redis)', (redis) => {
-  let replicas: Replicas | undefined;
-  let a: ServiceClient;
-  let b: ServiceClient;
-  beforeAll(async () => {
-    replicas = await startReplicas(2, { redisUrl: redis().url });
-    [a, b] = replicas.urls.map((url) => serviceClient(url)) as [ServiceClient, ServiceClient];
-  }, START_MS);
-  afterAll(async () => {
-    a?.close();
-    b?.close();
-    await replicas?.stopAll();
-  }, START_MS);
+  const [a, b] = twoReplicas(redis);
 
   it('a key saved through one replica and loaded through the other replays its first answer there', async () => {
     const made = await a.control('POST', '/customers', { clock: { start: BEHIND, frozen: true } });

@@ -2,34 +2,10 @@
 // request: the mock clock (and the jobs it makes due, wherever they were scheduled), faults with
 // their `times` counted across replicas, the journal of every replica's requests, the rate
 // limit's buckets, snapshots and reset.
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import type { RedisServer } from '../support/redis-server';
+import { expect, it } from '@jest/globals';
 import { describeWithRedis } from '../support/redis-suite';
 import { openLiveStream } from '../support/live-stream';
-import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
-
-/** A hang guard for the hooks and tests that start replicas (each start is awaited, its own guard naming it at 120 s). */
-const START_MS = 300_000;
-
-/**
- * Two replicas started for the describe block, and a client straight to each (a, b). The clients
- * exist only once beforeAll has run: what is returned stands for them in the tests.
- */
-function twoReplicas(redis: () => RedisServer, env: Record<string, string>): [ServiceClient, ServiceClient] {
-  let replicas: Replicas | undefined;
-  const clients: ServiceClient[] = [];
-  beforeAll(async () => {
-    replicas = await startReplicas(2, { redisUrl: redis().url, env });
-    clients.push(...replicas.urls.map((url) => serviceClient(url)));
-  }, START_MS);
-  afterAll(async () => {
-    for (const client of clients) client.close();
-    await replicas?.stopAll();
-  }, START_MS);
-  const at = (i: number): ServiceClient =>
-    new Proxy({} as ServiceClient, { get: (_, name) => (clients[i] as unknown as Record<string | symbol, unknown>)[name] });
-  return [at(0), at(1)];
-}
+import { twoReplicas } from '../support/replica-pair';
 
 describeWithRedis('two replicas on one Redis: the control API acts on both', (redis) => {
   // Auto-settlement on (5 s of mock time) and a rate limit, so both are shared state to check.

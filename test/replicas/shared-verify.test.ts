@@ -2,26 +2,12 @@
 // requests both replicas answered; a fault scoped to a customer acts on both and on no one else;
 // a customer's reset, asked of one replica, clears its journal on both and drops its pending jobs
 // from the shared queue; either replica lists every customer's jobs, own clocks included.
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { describeWithRedis } from '../support/redis-suite';
-import { serviceClient, startReplicas, type Replicas, type ServiceClient } from '../support/replicas';
-
-/** A hang guard for the hooks that start replicas. */
-const START_MS = 300_000;
+import { twoReplicas } from '../support/replica-pair';
 
 describeWithRedis('two replicas on one Redis: verification and customer scopes span both', (redis) => {
-  let replicas: Replicas | undefined;
-  let a: ServiceClient;
-  let b: ServiceClient;
-  beforeAll(async () => {
-    replicas = await startReplicas(2, { redisUrl: redis().url });
-    [a, b] = replicas.urls.map((url) => serviceClient(url)) as [ServiceClient, ServiceClient];
-  }, START_MS);
-  afterAll(async () => {
-    a?.close();
-    b?.close();
-    await replicas?.stopAll();
-  }, START_MS);
+  const [a, b] = twoReplicas(redis);
 
   it('verify counts a customer’s quotes made through either replica, bodies included; its reset clears both journals', async () => {
     const customer = await a.customer();
