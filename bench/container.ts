@@ -43,7 +43,7 @@ async function containerRound(): Promise<{ startupMs: number; idleMb: number }> 
 async function packageRound(): Promise<{ startupMs: number; idleMb: number }> {
   const port = await freePort();
   const begun = Date.now();
-  const child = spawn(process.execPath, [projectPath('dist', 'mock', 'main.js'), 'serve', '--port', String(port)], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [projectPath('bin', 'fos-mock.js'), 'serve', '--port', String(port)], { stdio: 'ignore' });
   try {
     await retrying('the npm package’s token call', () => demoToken(`http://127.0.0.1:${port}`), { pauseMs: 5 });
     const startupMs = Date.now() - begun;
@@ -67,7 +67,7 @@ export async function containerBench(rounds: number): Promise<ContainerResult | 
   const sizes = await imageSizes(IMAGE);
   const rows = [
     { target: 'container image (podman run, bridge network)', startupMs: [] as number[], idleMb: [] as number[] },
-    { target: 'npm package (node dist/mock/main.js serve)', startupMs: [] as number[], idleMb: [] as number[] },
+    { target: 'npm package (fos-mock serve)', startupMs: [] as number[], idleMb: [] as number[] },
   ];
   for (let round = 0; round < rounds; round++) {
     for (const [row, run] of [

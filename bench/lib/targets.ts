@@ -32,7 +32,7 @@ export function fosMock(name: string, port: number, fixtures: string, strict: bo
   return {
     name,
     command: NODE,
-    args: [projectPath('dist', 'mock', 'main.js'), 'serve', '--port', String(port)],
+    args: [projectPath('bin', 'fos-mock.js'), 'serve', '--port', String(port)],
     env: { FIXTURES: fixtures, STRICT_RESPONSES: strict ? 'on' : 'off', AUTO_SETTLE_MS: 'off', FOS_MOCK_SECRET: SECRET },
     port,
     probe: { path: '/api/accounts', headers: { authorization: 'Bearer x' } },
