@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npx fos-mock`: runs the compiled CLI (npm ci builds it through the prepare script).
+// `npx fos-mock`: runs the compiled CLI (the package ships it; in a clone `npm start` or `npm run build` builds it).
 // Node 22.1 and later keep V8's compiled code of the modules loaded below on disk (in
 // os.tmpdir()/node-compile-cache, or NODE_COMPILE_CACHE), so a start after the first does not
 // compile them again: Node's own compile cache, meant for CLI tools (decision 0028).
