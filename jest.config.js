@@ -26,6 +26,10 @@ module.exports = {
   // suite name what hung after 60 s. This bound is longer still, so a machine several times
   // slower than a quiet developer's (a full run beside another one on two cores) passes, slower.
   testTimeout: 180_000,
+  // One worker per core, not Jest's default of one fewer: the suites spend most of their time
+  // waiting on sockets, child processes, Redis and Chromium, and on a two-core machine the default
+  // (one worker) runs them one after another in the main process.
+  maxWorkers: '100%',
   // JUnit XML for CI to keep; the contract reporter prints the operation x status coverage of
   // the contract suite, writes reports/contract-summary.md and fails a full run that leaves an
   // operation of the document untouched.
