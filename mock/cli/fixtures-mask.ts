@@ -3,6 +3,8 @@
 // two records still matches across them, and a second pull masks alike. Each character keeps its
 // class - a digit stays a digit, a letter a letter of the same case - so formats (CPF and CNPJ
 // lengths, postal codes, e-mail shape) still pass the document's patterns; UUID keys stay UUIDs.
+// A CPF or CNPJ is then given the check digits of its new number, so a client that validates them
+// (as Brazilian integrations do) accepts the masked fixtures.
 import { createHmac } from 'node:crypto';
 
 /** Fields holding a person's or company's data; `state` and `country` (codes the document lists) are kept. */
@@ -51,12 +53,54 @@ export function maskRecord<T>(record: T, mask: (value: string) => string): T {
   const walk = (value: unknown, parent?: string): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, parent));
     if (value === null || typeof value !== 'object') return value;
+    const document = parent !== undefined && DOCUMENTS.has(parent);
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => {
-        const personal = PERSONAL.has(key) || (key === 'value' && parent !== undefined && DOCUMENTS.has(parent));
-        return [key, personal && typeof item === 'string' ? mask(item) : walk(item, key)];
+        if (typeof item === 'string' && key === 'value' && document)
+          return [key, withCheckDigits(mask(item), (value as { type?: unknown }).type)];
+        return [key, PERSONAL.has(key) && typeof item === 'string' ? mask(item) : walk(item, key)];
       }),
     );
   };
   return walk(record) as T;
+}
+
+/**
+ * Receita Federal's rules: a CPF is 9 digits and 2 check digits; a CNPJ 12 characters (digits, or
+ * capital letters in the alphanumeric CNPJ issued from July 2026) and 2 check digits. Each check
+ * digit is modulo 11 of the characters before it, weighted from the right 2, 3, 4, … (a CNPJ's
+ * weights run 2 to 9 and start again).
+ */
+const TAX_DOCUMENTS: Record<string, { base: number; cycle: number; counted: RegExp }> = {
+  CPF: { base: 9, cycle: 10, counted: /[0-9]/ },
+  CNPJ: { base: 12, cycle: 8, counted: /[0-9A-Z]/ },
+};
+
+/** A check digit: a character counts its code less 48 (a digit its value, `A` 17). */
+function checkDigit(chars: string, cycle: number): string {
+  let sum = 0;
+  for (let i = 0; i < chars.length; i++) sum += (chars.charCodeAt(i) - 48) * (2 + ((chars.length - 1 - i) % cycle));
+  const rest = sum % 11;
+  return String(rest < 2 ? 0 : 11 - rest);
+}
+
+/**
+ * A CPF's or CNPJ's number with the check digits its other characters call for, punctuation
+ * (`123.456.789-09`, `12.345.678/0001-95`) where it was; any other document, or a value not of
+ * its type's shape, as it is.
+ */
+export function withCheckDigits(value: string, type: unknown): string {
+  const rule = typeof type === 'string' ? TAX_DOCUMENTS[type] : undefined;
+  if (!rule) return value;
+  const chars = [...value];
+  const at = chars.flatMap((c, i) => (rule.counted.test(c) ? [i] : []));
+  const [first, second] = at.slice(rule.base);
+  if (at.length !== rule.base + 2 || !/[0-9]/.test(chars[first!]!) || !/[0-9]/.test(chars[second!]!)) return value;
+  const base = at
+    .slice(0, rule.base)
+    .map((i) => chars[i])
+    .join('');
+  chars[first!] = checkDigit(base, rule.cycle);
+  chars[second!] = checkDigit(base + chars[first!], rule.cycle);
+  return chars.join('');
 }
