@@ -7,6 +7,7 @@
 // webhook: the message id lets a receiver see a repeat): when its attempt is not among the
 // snapshot's execution logs, that same attempt is made again after the import (its count not
 // counting it); when it is, the retry that attempt calls for is kept instead, if any.
+import type { Contract } from '../../spec/contract';
 import type { FieldError } from '../../spec/contract/validators';
 import type { components } from '../../spec/generated/control-api-types';
 import type { ExecutionLog, SubscriptionRecord } from '../domain/records';
@@ -56,9 +57,15 @@ function shown({ message, dueAt, attempts }: PendingDelivery): SnapshotDelivery 
 
 /**
  * Each problem of the snapshot's deliveries, as `body.deliveries.<i>.<field>`: a subscription not
- * among the snapshot's subscriptions or of another customer, an event type the service does not have.
+ * among the snapshot's subscriptions or of another customer, an event type the service does not
+ * have, a payload that is not the document's body for that event (the dispatcher sends no other)
+ * or that is of another customer or event than the delivery's.
  */
-export function deliveryProblems(deliveries: readonly SnapshotDelivery[], records: StoreState['records']): FieldError[] {
+export function deliveryProblems(
+  deliveries: readonly SnapshotDelivery[],
+  records: StoreState['records'],
+  contract: Pick<Contract, 'checkWebhook'>,
+): FieldError[] {
   const scopes = new Map((records.subscription ?? []).map((item) => [item.id, item.scope]));
   const problems: FieldError[] = [];
   deliveries.forEach((delivery, i) => {
@@ -77,7 +84,30 @@ export function deliveryProblems(deliveries: readonly SnapshotDelivery[], record
     if (!(EVENT_TYPES as readonly string[]).includes(delivery.eventType)) {
       problems.push({ field: `body.deliveries.${i}.eventType`, message: `not an event type of the service: ${delivery.eventType}` });
     }
+    problems.push(...payloadProblems(delivery, `body.deliveries.${i}.payload`, contract));
   });
+  return problems;
+}
+
+/** What is wrong with a delivery's payload (an unknown event type is reported on its own). */
+function payloadProblems(delivery: SnapshotDelivery, field: string, contract: Pick<Contract, 'checkWebhook'>): FieldError[] {
+  if (!(EVENT_TYPES as readonly string[]).includes(delivery.eventType)) return [];
+  let payload: unknown;
+  try {
+    payload = JSON.parse(delivery.payload);
+  } catch {
+    return [{ field, message: 'is not JSON' }];
+  }
+  const { errors, drift } = contract.checkWebhook(delivery.eventType, payload);
+  const problems = [...errors, ...drift].map((e) => ({ field: e.field ? `${field}.${e.field}` : field, message: e.message }));
+  if (problems.length > 0) return problems;
+  // No data crosses customers: a payload goes only to a subscription of the customer it is about.
+  const { customerId, eventType } = payload as { customerId: string; eventType?: string };
+  if (customerId !== delivery.customerId)
+    problems.push({ field: `${field}.customerId`, message: `is ${customerId}, not the delivery's customer ${delivery.customerId}` });
+  // The beneficiary instruction events' body names no event type (the seed's shape).
+  if (eventType !== undefined && eventType !== delivery.eventType)
+    problems.push({ field: `${field}.eventType`, message: `is ${eventType}, not the delivery's event type ${delivery.eventType}` });
   return problems;
 }
 

@@ -73,7 +73,7 @@ export async function restoreSnapshot(c: ControlContext, snapshot: Snapshot): Pr
       { scales: c.deps.reference.scales, present: (quote) => c.services.quotes.present(quote) },
       c.controlContract,
     ),
-    ...deliveryProblems(snapshot.deliveries ?? [], records),
+    ...deliveryProblems(snapshot.deliveries ?? [], records, c.publicContract),
   ];
   if (problems.length > 0) throw new ServiceError('VALIDATION_ERROR', { fields: problems });
   // Jobs running now finish first; pending ones are dropped only once the import has succeeded.

@@ -1239,7 +1239,7 @@ export interface components {
             now: components["schemas"]["Timestamp"];
             frozen: boolean;
         };
-        /** @description A webhook message still to be delivered. Its subscription must be among the snapshot's subscriptions, of the same customer. */
+        /** @description A webhook message still to be delivered. Its subscription must be among the snapshot's subscriptions, of the same customer; its payload the service document's body for its event type, about that customer and event. */
         SnapshotDelivery: {
             /** @description Kept across attempts (`x-message-id`, `webhook-id`). */
             messageId: string;

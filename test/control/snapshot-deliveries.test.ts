@@ -159,7 +159,7 @@ function deliveryScenarios(options: () => AppOptions): void {
     ]);
   });
 
-  it('a delivery naming an unknown subscription, another customer’s, or an unknown event type is refused; nothing changes', async () => {
+  it('a delivery with a foreign or unknown subscription or event, or a payload off the document or not its own, is refused', async () => {
     const receiver = await receiverFor({ fallback: { status: 503 } });
     const a = await start();
     const apiA = await a.as();
@@ -169,6 +169,9 @@ function deliveryScenarios(options: () => AppOptions): void {
     await a.mock.services.webhooks.idle();
     const snapshot = await snapshotOf(a);
     const [delivery] = snapshot.deliveries!;
+    const sent = JSON.parse(delivery!.payload) as { eventType: string };
+    expect(sent.eventType).toBe(delivery!.eventType);
+    const otherEvent = sent.eventType === 'OPERATION_COMPLETED' ? 'OPERATION_REQUESTED' : 'OPERATION_COMPLETED';
 
     const b = await start();
     await deposit(await b.as());
@@ -177,6 +180,13 @@ function deliveryScenarios(options: () => AppOptions): void {
       [{ subscriptionId: '7f0c0a6e-0000-4000-8000-000000000000' }, 'body.deliveries.0.subscriptionId'],
       [{ subscriptionId: theirs.id }, 'body.deliveries.0.subscriptionId'],
       [{ eventType: 'OPERATION_EXPLODED' }, 'body.deliveries.0.eventType'],
+      [{ payload: '{"id":' }, 'body.deliveries.0.payload'],
+      [{ payload: JSON.stringify({ ...sent, atTime: 'yesterday' }) }, 'body.deliveries.0.payload.atTime'],
+      [
+        { payload: JSON.stringify({ ...sent, customerId: '7f0c0a6e-0000-4000-8000-000000000001' }) },
+        'body.deliveries.0.payload.customerId',
+      ],
+      [{ payload: JSON.stringify({ ...sent, eventType: otherEvent }) }, 'body.deliveries.0.payload.eventType'],
     ];
     for (const [change, field] of refusals) {
       const res = await control(b)
