@@ -9,19 +9,13 @@ import { afterRunning } from '../../mock/control/snapshot-deliveries';
 import type { ExecutionLog, SubscriptionRecord } from '../../mock/domain/records';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import type { PendingDelivery } from '../../mock/webhooks/dispatcher';
+import type { components } from '../../spec/generated/control-api-types';
 import { startMock, type Authed, type Harness } from '../http/harness';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { newCustomer } from '../verify/support';
 import { control, deposit } from './support';
 
-type Delivery = {
-  messageId: string;
-  subscriptionId: string;
-  customerId: string;
-  eventType: string;
-  dueAt?: string | null;
-  attempts: number;
-};
+type Delivery = components['schemas']['SnapshotDelivery'];
 type Snapshot = { deliveries?: Delivery[]; takenAt: string } & Record<string, unknown>;
 type Log = { messageId: string; status: string; retryAttempts: number; error?: string };
 
