@@ -1,6 +1,9 @@
 // The proxy of `fos-mock record`: every request to it is sent on to the target as it came (its
 // token, its idempotency key, its body) and the target's answer comes back as it was; each
 // exchange is kept, whole, for the scenario and HAR files written when the recording stops.
+// Bodies pass as the bytes they are; the files hold their text, or their base64 when they are not
+// UTF-8 (no JSON body is ever that, but a gateway's error page may be).
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { undici } from '../lazy/modules';
@@ -12,10 +15,14 @@ export interface Exchange {
   /** Path and query, as the client sent them. */
   path: string;
   requestHeaders: Record<string, string>;
+  /** The body's text, or (requestEncoding 'base64') the base64 of bytes that are not UTF-8. */
   requestBody: string;
+  requestEncoding?: 'base64';
   status: number;
   responseHeaders: Record<string, string>;
+  /** As requestBody. */
   responseBody: string;
+  responseEncoding?: 'base64';
 }
 
 export interface Recorder {
@@ -36,10 +43,15 @@ function flat(headers: Record<string, string | string[] | undefined>): Record<st
   return out;
 }
 
-async function readAll(request: IncomingMessage): Promise<string> {
+async function readAll(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** A body as the files hold it: its text when its bytes are UTF-8, else their base64. */
+function kept(bytes: Buffer): { text: string; encoding?: 'base64' } {
+  return isUtf8(bytes) ? { text: bytes.toString('utf8') } : { text: bytes.toString('base64'), encoding: 'base64' };
 }
 
 export async function startRecorder(options: { target: string; port: number; host?: string }): Promise<Recorder> {
@@ -52,31 +64,35 @@ export async function startRecorder(options: { target: string; port: number; hos
     const started = new Date();
     const t0 = performance.now();
     const requestHeaders = flat(req.headers);
-    const requestBody = await readAll(req);
+    const requestBytes = await readAll(req);
     const sent = Object.fromEntries(Object.entries(requestHeaders).filter(([name]) => !HOP_BY_HOP.has(name)));
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     const answer = await request(`${target}${path}`, {
       method: method as 'GET',
       headers: sent,
-      body: requestBody === '' ? undefined : requestBody,
+      body: requestBytes.length === 0 ? undefined : requestBytes,
       dispatcher: agent,
     });
-    const responseBody = await answer.body.text();
+    const responseBytes = Buffer.from(await answer.body.arrayBuffer());
     const responseHeaders = flat(answer.headers);
     const back = Object.fromEntries(Object.entries(responseHeaders).filter(([name]) => !HOP_BY_HOP.has(name)));
-    res.writeHead(answer.statusCode, { ...back, 'content-length': String(Buffer.byteLength(responseBody)) });
-    res.end(responseBody);
+    res.writeHead(answer.statusCode, { ...back, 'content-length': String(responseBytes.length) });
+    res.end(responseBytes);
+    const sentBody = kept(requestBytes);
+    const answeredBody = kept(responseBytes);
     exchanges.push({
       started,
       ms: Math.round(performance.now() - t0),
       method,
       path,
       requestHeaders,
-      requestBody,
+      requestBody: sentBody.text,
+      ...(sentBody.encoding && { requestEncoding: sentBody.encoding }),
       status: answer.statusCode,
       responseHeaders,
-      responseBody,
+      responseBody: answeredBody.text,
+      ...(answeredBody.encoding && { responseEncoding: answeredBody.encoding }),
     });
   }
 

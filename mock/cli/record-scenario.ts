@@ -64,13 +64,13 @@ export function scenarioFrom(exchanges: Exchange[], options: RecordOptions): Rec
   for (const e of exchanges) {
     const [pathOnly = '/'] = e.path.split('?');
     if (e.method === 'POST' && pathOnly === TOKEN_PATH) {
-      clientId = (parseJson(e.requestBody) as { clientId?: string } | undefined)?.clientId ?? clientId;
+      clientId = (parseJson(e.requestBody, e.requestEncoding) as { clientId?: string } | undefined)?.clientId ?? clientId;
       continue;
     }
     const path = templatedPath(e.path, use);
     const control = isControlPath(pathOnly);
     const step: Step = control ? { control: `${e.method} ${path.slice(CONTROL_ROOT.length) || '/'}` } : { call: `${e.method} ${path}` };
-    const body = parseJson(e.requestBody);
+    const body = parseJson(e.requestBody, e.requestEncoding);
     if (body !== undefined) step.body = templated(redactJson(body), use);
     if (!control) {
       const key = e.requestHeaders['x-idempotency-key'];
@@ -79,7 +79,7 @@ export function scenarioFrom(exchanges: Exchange[], options: RecordOptions): Rec
     }
     step.expect = { status: e.status };
     steps.push(step);
-    const answer = parseJson(e.responseBody);
+    const answer = parseJson(e.responseBody, e.responseEncoding);
     // Records' own ids first: a value is saved from where it is a record's id, not where another record refers to it.
     const noun = nounOf(pathOnly, sources);
     if (answer !== undefined) for (const ownIds of [true, false]) findIds(answer, 'body', undefined, noun, { step, sources, ownIds });

@@ -25,8 +25,9 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? REDACTED : value]));
 }
 
-export function parseJson(text: string): unknown {
-  if (text === '') return undefined;
+/** A body's JSON value; undefined when it is empty, not JSON, or kept as base64 (bytes that are not UTF-8). */
+export function parseJson(text: string, encoding?: 'base64'): unknown {
+  if (text === '' || encoding) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -54,8 +55,8 @@ export function secretValues(exchanges: Exchange[]): Set<string> {
           const bearer = /^\S+\s+(\S{4,})$/.exec(value);
           if (bearer?.[1]) found.add(bearer[1]);
         }
-    collect(parseJson(e.requestBody), found);
-    collect(parseJson(e.responseBody), found);
+    collect(parseJson(e.requestBody, e.requestEncoding), found);
+    collect(parseJson(e.responseBody, e.responseEncoding), found);
   }
   return found;
 }
