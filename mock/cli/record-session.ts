@@ -9,7 +9,7 @@ import { normaliseBaseUrl } from '../scenarios/http';
 import { startRecorder, type Exchange } from './record-proxy';
 import { harOf } from './record-har';
 import { scenarioFrom, type RecordOptions } from './record-scenario';
-import { scrub, secretValues } from './record-secrets';
+import { scrub, secretValues, withEncodedBodiesScrubbed } from './record-secrets';
 import { out } from './target';
 
 export interface RecordFlags {
@@ -36,7 +36,14 @@ export function writeRecording(exchanges: Exchange[], flags: RecordFlags, versio
   const yaml = scrub(dump(scenario, { lineWidth: 140, noRefs: true }), secrets);
   writeFileSync(flags.out, yaml);
   if (scenario.steps.length > 0) checkScenario(scenario, flags.out);
-  if (flags.har) writeFileSync(flags.har, `${scrub(JSON.stringify(harOf(exchanges, flags.target, version), null, 2), secrets)}\n`);
+  if (flags.har) {
+    const har = harOf(
+      exchanges.map((e) => withEncodedBodiesScrubbed(e, secrets)),
+      flags.target,
+      version,
+    );
+    writeFileSync(flags.har, `${scrub(JSON.stringify(har, null, 2), secrets)}\n`);
+  }
   return notes;
 }
 
