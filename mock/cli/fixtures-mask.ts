@@ -71,10 +71,10 @@ export function maskRecord<T>(record: T, mask: (value: string) => string): T {
  * digit is modulo 11 of the characters before it, weighted from the right 2, 3, 4, … (a CNPJ's
  * weights run 2 to 9 and start again).
  */
-const TAX_DOCUMENTS: Record<string, { base: number; cycle: number; counted: RegExp }> = {
-  CPF: { base: 9, cycle: 10, counted: /[0-9]/ },
-  CNPJ: { base: 12, cycle: 8, counted: /[0-9A-Z]/ },
-};
+const TAX_DOCUMENTS = new Map<unknown, { base: number; cycle: number; counted: RegExp }>([
+  ['CPF', { base: 9, cycle: 10, counted: /[0-9]/ }],
+  ['CNPJ', { base: 12, cycle: 8, counted: /[0-9A-Z]/ }],
+]);
 
 /** A check digit: a character counts its code less 48 (a digit its value, `A` 17). */
 function checkDigit(chars: string, cycle: number): string {
@@ -90,7 +90,7 @@ function checkDigit(chars: string, cycle: number): string {
  * its type's shape, as it is.
  */
 export function withCheckDigits(value: string, type: unknown): string {
-  const rule = typeof type === 'string' ? TAX_DOCUMENTS[type] : undefined;
+  const rule = TAX_DOCUMENTS.get(type);
   if (!rule) return value;
   const chars = [...value];
   const at = chars.flatMap((c, i) => (rule.counted.test(c) ? [i] : []));

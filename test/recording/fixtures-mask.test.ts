@@ -86,5 +86,8 @@ describe('masked tax documents', () => {
     expect(maskRecord({ taxId: { value: '12.345.678-9', type: 'RG' } }, mask).taxId.value).toBe(mask('12.345.678-9'));
     expect(maskRecord({ taxId: { value: '1234567890', type: 'CPF' } }, mask).taxId.value).toBe(mask('1234567890'));
     expect(maskRecord({ taxId: { value: 'ABC.DEF.GHI-JK', type: 'CPF' } }, mask).taxId.value).toBe(mask('ABC.DEF.GHI-JK'));
+    // An open value set: any type the data names, an object's own property names included.
+    for (const type of ['constructor', '__proto__', 'toString', 7, null])
+      expect(maskRecord({ taxId: { value: '303.964.009-73', type } }, mask).taxId.value).toBe(mask('303.964.009-73'));
   });
 });
