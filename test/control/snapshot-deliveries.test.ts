@@ -5,12 +5,12 @@
 // and changes nothing. In memory, and on Redis.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { AppOptions } from '../../mock/app';
-import { afterRunning } from '../../mock/control/snapshot-deliveries';
+import { afterRunning, deliveryProblems } from '../../mock/control/snapshot-deliveries';
 import type { ExecutionLog, SubscriptionRecord } from '../../mock/domain/records';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import type { PendingDelivery } from '../../mock/webhooks/dispatcher';
 import type { components } from '../../spec/generated/control-api-types';
-import { startMock, type Authed, type Harness } from '../http/harness';
+import { contract, startMock, type Authed, type Harness } from '../http/harness';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { newCustomer } from '../verify/support';
 import { control, deposit } from './support';
@@ -228,4 +228,31 @@ describe('webhook deliveries in a snapshot (memory)', () => {
 
 describeWithRedis('webhook deliveries in a snapshot (Redis)', (redis) => {
   deliveryScenarios(() => ({ config: { redisUrl: redis().url, redisPrefix: uniquePrefix() } }));
+});
+
+describe('a delivery’s payload on import', () => {
+  it('the document’s example body of every event type is accepted, those without an eventType field (beneficiary instructions) too', () => {
+    const { document } = contract();
+    const webhooks = document.webhooks as Record<string, { post: { requestBody: { content: Record<string, { examples: object }> } } }>;
+    const examples = document.components.examples as Record<string, { value: { customerId: string } }>;
+    const events = Object.keys(webhooks);
+    expect(events).toEqual(expect.arrayContaining(['ACCOUNT_CREATED', 'BENEFICIARY_INSTRUCTION_CREATED', 'OPERATION_COMPLETED']));
+    for (const eventType of events) {
+      const refs = Object.values(webhooks[eventType]!.post.requestBody.content['application/json']!.examples) as Array<{ $ref: string }>;
+      expect(refs.length).toBeGreaterThan(0);
+      for (const { $ref } of refs) {
+        const payload = examples[$ref.split('/').pop()!]!.value;
+        const delivery = {
+          messageId: 'm1',
+          subscriptionId: 's1',
+          customerId: payload.customerId,
+          eventType,
+          payload: JSON.stringify(payload),
+          attempts: 0,
+        };
+        const records = { subscription: [{ id: 's1', scope: payload.customerId }] } as unknown as Parameters<typeof deliveryProblems>[1];
+        expect({ eventType, problems: deliveryProblems([delivery], records, contract()) }).toEqual({ eventType, problems: [] });
+      }
+    }
+  });
 });
