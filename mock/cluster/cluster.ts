@@ -88,7 +88,7 @@ export interface Cluster {
   /** What was sent and answered for a request, from the replica that answered it (undefined when none keeps it). */
   journalExchange(requestId: string): Promise<JournalExchange | undefined>;
   /**
-   * What every replica keeps for verification (issue 44), newest first: a customer's own
+   * What every replica keeps for verification, newest first: a customer's own
    * journal, or each replica's last requests; each replica keeps the requests it answered.
    */
   journalRecords(customerId?: string): Promise<JournalRecord[]>;

@@ -1,4 +1,4 @@
-// POST /_mock/customers/{id}/reset (issue 44): one customer back to the data it was created with,
+// POST /_mock/customers/{id}/reset: one customer back to the data it was created with,
 // no other customer touched. A customer made by POST /_mock/customers gets back the records kept
 // when it was made (CustomerRecord.origin), a fixture customer its records of the fixtures, under
 // the same ids, so a test's account ids stay good across resets. Requests in flight for the

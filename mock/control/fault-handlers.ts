@@ -35,7 +35,7 @@ export function faultHandlers(c: ControlContext) {
       await c.cluster.ask('flush-journal');
       const filtered = customerId !== undefined || Object.values(filter).some((value) => value !== undefined);
       if (!filtered) return ok({ data: await c.journal.entries(limit) });
-      // A customer's own journal (issue 44): every replica's, not pushed out by other customers.
+      // A customer's own journal: every replica's, not pushed out by other customers.
       if (customerId !== undefined && !(await c.deps.store.get('customer', customerId))) throw notFound('customer', customerId);
       const entries =
         customerId === undefined ? await c.journal.entries() : (await c.cluster.journalRecords(customerId)).map((record) => record.entry);

@@ -1,4 +1,4 @@
-// POST /_mock/journal/verify and POST /_mock/deliveries/verify (issue 44): the records are
+// POST /_mock/journal/verify and POST /_mock/deliveries/verify: the records are
 // gathered here (every replica's journal, the subscriptions' execution logs); what matches and
 // how the rest differ is decided by the pure modules mock/http/verification.ts and request-checks.ts.
 import type { ExecutionLog, SubscriptionRecord } from '../domain/records';

@@ -24,7 +24,7 @@ export async function applyFault(
   const locals = localsOf(res);
   locals.fault = trace;
   // The operation, which names the customer for the journal, may never run: named here, so a
-  // faulted request is in its customer's journal and verification (issue 44).
+  // faulted request is in its customer's journal and verification.
   const customerId = await customerOf?.();
   if (customerId) locals.customerId = customerId;
   if (latencyMs > 0) {

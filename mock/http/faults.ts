@@ -4,7 +4,7 @@
 // (REDIS_URL) the faults live in Redis: a fault added through one replica acts on all, and its
 // `times` are counted across them (one atomic hit per firing); each replica matches against a
 // mirror it reloads when the faults' version changes (read with the clock on every request).
-// A fault may name a customer (issue 44): it then acts only on requests carrying that customer's
+// A fault may name a customer: it then acts only on requests carrying that customer's
 // token, so tests sharing one mock each fault their own traffic. The token is read only when such
 // a fault matches the method and path: requests pay nothing for faults scoped to others' paths.
 import { ServiceError } from '../errors/catalogue';

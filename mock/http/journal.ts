@@ -6,7 +6,7 @@
 // with the replica that answered, the last JOURNAL_SIZE; it leaves the journal with its secrets
 // masked.
 //
-// Each customer also has a journal of its own (issue 44): its last CUSTOMER_JOURNAL_SIZE
+// Each customer also has a journal of its own: its last CUSTOMER_JOURNAL_SIZE
 // authenticated requests with what they sent, kept by the replica that answered, so one busy
 // tenant does not push another's requests out of what its tests verify. At most CUSTOMER_JOURNALS
 // customers keep one (the least recently seen is dropped), so the memory stays bounded whatever

@@ -1,4 +1,4 @@
-// Verification (issue 44), after WireMock's verify and near misses: a pattern is a list of checks,
+// Verification, after WireMock's verify and near misses: a pattern is a list of checks,
 // each naming the field it reads and saying how an item differs from it; a count says how many
 // items must match. Pure: the journal's requests or the webhook messages in, the verdict out
 // (the matches, and when too few matched, the items that came closest with every difference).

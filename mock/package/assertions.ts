@@ -1,4 +1,4 @@
-// Assertions over a verification's verdict, for jest, vitest or any runner (issue 44): a failed
+// Assertions over a verification's verdict, for jest, vitest or any runner: a failed
 // verification throws with a message that reads like WireMock's, every near miss and how it
 // differs listed, so a failing test says what was sent instead of only "expected 2, got 1".
 // `assertVerified` throws a plain Error (every runner reports it); `verificationMatchers` is

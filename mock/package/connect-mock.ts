@@ -1,4 +1,4 @@
-// `connectMock(url)` (issue 44): the typed control client for a mock started elsewhere - a
+// `connectMock(url)`: the typed control client for a mock started elsewhere - a
 // container, `fos-mock serve`, replicas behind a balancer - which many test workers share, each
 // with a customer of its own (`control.customer()`). It waits until the mock answers, so a test
 // run may start it and its tests together.

@@ -3,7 +3,7 @@
 export { startMock, type RunningMock, type StartMockOptions } from './start-mock';
 export { ControlClient, ControlError } from './control-client';
 export { ConfigError, defaultConfig, type Config, type RateLimit } from '../config';
-// Issue 44: a mock started elsewhere, per-test customers, verification and its assertions.
+// A mock started elsewhere, per-test customers, verification and its assertions.
 export { connectMock, type ConnectOptions } from './connect-mock';
 export {
   CustomerHandle,

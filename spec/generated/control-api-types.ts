@@ -1310,7 +1310,7 @@ export interface components {
             drop?: boolean;
             times?: number;
             percent?: number;
-            /** @description Only requests carrying this customer's bearer token (issue 44). */
+            /** @description Only requests carrying this customer's bearer token. */
             customerId?: components["schemas"]["Uuid"];
         } & ((unknown | unknown | {
             /** @constant */

@@ -1,4 +1,4 @@
-// Webhook deliveries still to do travel in a snapshot (issue 45): a retry waiting for its time, a
+// Webhook deliveries still to do travel in a snapshot: a retry waiting for its time, a
 // first attempt waiting behind a running one, an own-clock customer's retry (back in its own
 // queue), each delivered by the mock the snapshot is loaded into, its attempts numbered on; a
 // snapshot whose delivery names a subscription it does not hold, or another customer's, is refused

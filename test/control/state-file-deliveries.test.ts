@@ -1,4 +1,4 @@
-// STATE_FILE keeps the webhook deliveries still to do (issue 45): `fos-mock serve` as a real
+// STATE_FILE keeps the webhook deliveries still to do: `fos-mock serve` as a real
 // process, stopped (SIGTERM) while a retry waits for its time, started again on the same file,
 // delivers that retry when its clock reaches it, as the next attempt of the same message.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

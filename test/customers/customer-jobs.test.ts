@@ -1,4 +1,4 @@
-// A customer's pending jobs (issue 44): GET /_mock/jobs lists the jobs of every clock - the mock's
+// A customer's pending jobs: GET /_mock/jobs lists the jobs of every clock - the mock's
 // and each customer's own - each with its customer, and `?customerId=` keeps one customer's; a
 // customer's reset drops its pending settlements, deliveries and retries, and no one else's.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

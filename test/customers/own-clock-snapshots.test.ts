@@ -1,4 +1,4 @@
-// Idempotency keys of customers with a clock of their own travel in snapshots (issue 44): that
+// Idempotency keys of customers with a clock of their own travel in snapshots: that
 // clock alone decides when such a key expires, so a snapshot keeps every key its customer's clock
 // still holds live - even when the mock's clock has passed its expiry - and leaves out the keys
 // that clock has seen expire; a restored key replays its first answer. In memory, and on Redis.

@@ -1,4 +1,4 @@
-// Proof that tests sharing one mock each have a world of their own (issue 44): eight scenario
+// Proof that tests sharing one mock each have a world of their own: eight scenario
 // files (test/scenarios/parallel/), each on a fresh customer with its own clock, each moving that
 // clock, adding a fault scoped to its customer and verifying its deliveries, run all at once
 // against one mock - and against two replicas on one Redis behind a round-robin balancer - and

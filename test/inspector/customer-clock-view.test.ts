@@ -1,4 +1,4 @@
-// The inspector's Clock and faults view, filtered by customer (issue 44): a customer picked shows
+// The inspector's Clock and faults view, filtered by customer: a customer picked shows
 // its own clock (moved from the page, no other clock moving), only its pending jobs, and only the
 // faults that act on its requests; all customers shows the mock clock and every job and fault.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';

@@ -1,5 +1,5 @@
-// Issue 44 on two replicas sharing one Redis: a customer's journal and verification gather the
-// requests both replicas answered; a fault scoped to a customer acts on both and on no one else;
+// Per-customer journals and verification on two replicas sharing one Redis: a customer's journal
+// and verification gather the requests both replicas answered; a fault scoped to a customer acts on both and on no one else;
 // a customer's reset, asked of one replica, clears its journal on both and drops its pending jobs
 // from the shared queue; either replica lists every customer's jobs, own clocks included.
 import { expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// GET /_mock/journal's filters (issue 44): method, path as a template or a pattern, status or its
+// GET /_mock/journal's filters: method, path as a template or a pattern, status or its
 // class, a range of mock time; and the pure rules verification is made of.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pathMatcher, statusMatches } from '../../mock/http/journal-query';

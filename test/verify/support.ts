@@ -1,4 +1,4 @@
-// Shared steps of the verification and per-customer tests (issue 44): a customer of its own with
+// Shared steps of the verification and per-customer tests: a customer of its own with
 // a client holding its token, as a test sharing one mock with others would have.
 import { authedWith, type Authed, type Harness } from '../http/harness';
 import { control, d, funded } from '../control/support';
