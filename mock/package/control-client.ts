@@ -139,8 +139,10 @@ export class ControlClient {
 
   /** Resolves when every queued webhook delivery has been attempted (retries not yet due excepted). */
   webhooksIdle = async () => (await this.call('waitForWebhooks', {})) as Control['schemas']['IdleResult'];
+  /** The pending jobs (settlements, deliveries, retries) by due time, of every customer or of one; the first 500 and the total. */
+  jobs = async (customerId?: string) => (await this.call('listJobs', {}, undefined, { customerId })) as Control['schemas']['JobList'];
 
-  // --- Issue 44: verification and per-customer handles (appended section) ---
+  // Verification: the journal filtered, and the requests or deliveries a pattern finds checked against a count.
   /** The journal filtered (customer, method, path template or pattern, status or `4xx`, mock-time range), newest first. */
   journalWhere = async (filter: JournalFilter) =>
     ((await this.call('getJournal', {}, undefined, filter)) as Control['schemas']['Journal']).data;
@@ -162,7 +164,7 @@ export class ControlClient {
   }
 }
 
-// --- Issue 44: verification and per-customer handles (appended section) ---
+// Verification's types, and per-customer handles.
 
 export type JournalFilter = NonNullable<ControlOperations['getJournal']['parameters']['query']>;
 /** `nearMisses` defaults to 3. */
@@ -176,8 +178,7 @@ export type DeliveryPattern = Control['schemas']['DeliveryPattern'];
 
 /**
  * One test's customer on a shared mock: its credentials, and the control helpers scoped to it, so
- * tests running at once against one mock neither see nor disturb each other. A customer clock
- * (`clock.advance`) joins these once customers have clocks of their own.
+ * tests running at once against one mock neither see nor disturb each other.
  */
 export class CustomerHandle {
   readonly customerId: string;
@@ -243,6 +244,9 @@ export class CustomerHandle {
     /** Resolves when every queued delivery (of every customer) has been attempted; retries not yet due excepted. */
     idle: async () => this.control.webhooksIdle(),
   };
+
+  /** This customer's pending jobs (its settlements and its subscriptions' deliveries), due by its clock when it has one. */
+  jobs = async () => this.control.jobs(this.customerId);
 
   /** Back to the data it was created with (records, balances, keys, faults, journal); credentials kept. */
   reset = async () => this.control.resetCustomer(this.customerId);

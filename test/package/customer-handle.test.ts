@@ -1,4 +1,4 @@
-// connectMock(url) and customer() (issue 44): a client for a mock started elsewhere, shared by
+// connectMock(url) and customer(): a client for a mock started elsewhere, shared by
 // tests that each take a customer of their own, fault their own traffic, verify their own requests
 // and deliveries, and reset; a failed verification's message lists the near misses.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -40,6 +40,52 @@ async function clientOf(customer: CustomerHandle) {
       body: JSON.stringify({ accountId: customer.accounts[0], sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount }),
     });
 }
+
+describe('pending jobs through the client', () => {
+  it("a deposit's settlement waits on its customer's frozen clock: listed by that customer's handle, not by another's", async () => {
+    const settling = await startMock({ autoSettleMs: 5_000 });
+    const client = await connectMock(settling.url);
+    try {
+      const erin = await client.customer({ name: 'erin', clock: { frozen: true } });
+      const frank = await client.customer('frank');
+      const call = async (path: string, body: object, token: string) =>
+        fetch(`${settling.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotency-key': crypto.randomUUID() },
+          body: JSON.stringify(body),
+        }).then(async (answer) => ({ status: answer.status, body: (await answer.json()) as { id: string; accessToken: string } }));
+      const login = await call('/api/oauth/client/token', { clientId: erin.clientId, clientSecret: erin.clientSecret }, '');
+      const accountId = erin.accounts[0];
+      const quote = await call(
+        '/v1/quotes',
+        { accountId, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '10.00' },
+        login.body.accessToken,
+      );
+      const deposit = await call(
+        '/v1/operations/deposits',
+        { accountId, quoteId: quote.body.id, fundingInstruction: { rail: 'PIX' } },
+        login.body.accessToken,
+      );
+      expect(deposit.status).toBe(201);
+
+      const erinJobs = await erin.jobs();
+      expect(erinJobs.data).toEqual([
+        expect.objectContaining({
+          kind: 'auto-settle',
+          customerId: erin.customerId,
+          ownClock: true,
+          subject: { operationId: deposit.body.id },
+        }),
+      ]);
+      expect(erinJobs.total).toBe(1);
+      expect((await frank.jobs()).data).toEqual([]);
+      expect((await client.jobs()).data.map((job) => job.customerId)).toContain(erin.customerId);
+    } finally {
+      await client.close();
+      await settling.close();
+    }
+  });
+});
 
 describe('a customer handle on a mock started elsewhere', () => {
   it('faults, verifies and resets its own customer only', async () => {
