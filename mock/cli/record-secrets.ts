@@ -62,18 +62,18 @@ export function secretValues(exchanges: Exchange[]): Set<string> {
 }
 
 /**
- * The exchange with its base64 bodies (bytes that are not UTF-8) scrubbed as bytes: the scrub of
- * the written text cannot see a token inside base64. Each secret is searched as its UTF-8 bytes.
+ * Scrubs an exchange's base64 bodies (bytes that are not UTF-8) as bytes: the scrub of the written
+ * text cannot see a token inside base64. Each secret is searched as its UTF-8 bytes.
  */
-export function withEncodedBodiesScrubbed(e: Exchange, secrets: Set<string>): Exchange {
+export function encodedBodyScrubber(secrets: Set<string>): (e: Exchange) => Exchange {
   const asBytes = new Set([...secrets].map((secret) => Buffer.from(secret, 'utf8').toString('latin1')));
   const scrubbed = (base64: string) =>
     Buffer.from(scrub(Buffer.from(base64, 'base64').toString('latin1'), asBytes), 'latin1').toString('base64');
-  return {
+  return (e) => ({
     ...e,
     ...(e.requestEncoding && { requestBody: scrubbed(e.requestBody) }),
     ...(e.responseEncoding && { responseBody: scrubbed(e.responseBody) }),
-  };
+  });
 }
 
 /** The text with every occurrence of a secret value replaced by the marker (longest first). */

@@ -9,7 +9,7 @@ import { normaliseBaseUrl } from '../scenarios/http';
 import { startRecorder, type Exchange } from './record-proxy';
 import { harOf } from './record-har';
 import { scenarioFrom, type RecordOptions } from './record-scenario';
-import { scrub, secretValues, withEncodedBodiesScrubbed } from './record-secrets';
+import { encodedBodyScrubber, scrub, secretValues } from './record-secrets';
 import { out } from './target';
 
 export interface RecordFlags {
@@ -37,11 +37,7 @@ export function writeRecording(exchanges: Exchange[], flags: RecordFlags, versio
   writeFileSync(flags.out, yaml);
   if (scenario.steps.length > 0) checkScenario(scenario, flags.out);
   if (flags.har) {
-    const har = harOf(
-      exchanges.map((e) => withEncodedBodiesScrubbed(e, secrets)),
-      flags.target,
-      version,
-    );
+    const har = harOf(exchanges.map(encodedBodyScrubber(secrets)), flags.target, version);
     writeFileSync(flags.har, `${scrub(JSON.stringify(har, null, 2), secrets)}\n`);
   }
   return notes;

@@ -83,15 +83,15 @@ export function deliveryProblems(
     }
     if (!(EVENT_TYPES as readonly string[]).includes(delivery.eventType)) {
       problems.push({ field: `body.deliveries.${i}.eventType`, message: `not an event type of the service: ${delivery.eventType}` });
+    } else {
+      problems.push(...payloadProblems(delivery, `body.deliveries.${i}.payload`, contract));
     }
-    problems.push(...payloadProblems(delivery, `body.deliveries.${i}.payload`, contract));
   });
   return problems;
 }
 
-/** What is wrong with a delivery's payload (an unknown event type is reported on its own). */
+/** What is wrong with the payload of a delivery of a known event type. */
 function payloadProblems(delivery: SnapshotDelivery, field: string, contract: Pick<Contract, 'checkWebhook'>): FieldError[] {
-  if (!(EVENT_TYPES as readonly string[]).includes(delivery.eventType)) return [];
   let payload: unknown;
   try {
     payload = JSON.parse(delivery.payload);
