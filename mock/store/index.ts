@@ -7,6 +7,8 @@ export type {
   IdempotencyClaim,
   IdempotencyEntry,
   Kind,
+  OutboxEntry,
+  OutboxOf,
   PageQuery,
   PageSlice,
   RefusedBalance,

@@ -17,6 +17,8 @@ import type {
   IdempotencyClaim,
   IdempotencyEntry,
   Kind,
+  OutboxEntry,
+  OutboxOf,
   PageQuery,
   PageSlice,
   Store,
@@ -50,6 +52,8 @@ export class MemoryStore implements Store {
   private claimsSinceSweep = 0;
   /** Keys on a customer's own clock: they expire by that clock, so the sweep (by the mock's) passes them by. */
   private readonly ownClockKeys = new Set<string>();
+  /** Outbox entries by id, with when (real time, monotonic) each was written or last taken: in that order. */
+  private readonly outbox = new Map<string, { entry: OutboxEntry; at: number }>();
 
   private table(kind: Kind): KindTable {
     let table = this.tables.get(kind);
@@ -61,8 +65,9 @@ export class MemoryStore implements Store {
     return this.table(kind).byId.get(id)?.record as RecordTypes[K] | undefined;
   }
 
-  async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void> {
+  async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K], outbox?: readonly OutboxEntry[]): Promise<void> {
     this.insertNow(kind, scope, id, this.sequence + 1, record);
+    this.addToOutbox(outbox);
   }
 
   /** The insert, synchronous: callers that must not yield between a check and the write use it. */
@@ -88,11 +93,15 @@ export class MemoryStore implements Store {
     kind: K,
     id: string,
     change: (current: RecordTypes[K]) => RecordTypes[K],
+    outbox?: OutboxOf<RecordTypes[K]>,
   ): Promise<RecordTypes[K] | undefined> {
     const entry = this.table(kind).byId.get(id);
     if (!entry) return undefined;
-    entry.record = deepFreeze(change(entry.record as RecordTypes[K]));
-    return entry.record as RecordTypes[K];
+    const next = deepFreeze(change(entry.record as RecordTypes[K]));
+    const entries = outbox?.(next);
+    entry.record = next;
+    this.addToOutbox(entries);
+    return next;
   }
 
   async remove(kind: Kind, id: string): Promise<void> {
@@ -133,6 +142,7 @@ export class MemoryStore implements Store {
     scope: string,
     id: string,
     record: RecordTypes[K],
+    outbox?: readonly OutboxEntry[],
   ): Promise<boolean> {
     // No await between the check and the writes: no other caller can pass the quote check in between.
     const quote = this.table('quote').byId.get(quoteId);
@@ -141,6 +151,7 @@ export class MemoryStore implements Store {
     // Inserted first (it throws, writing nothing, when the id exists), then the quote marked.
     this.insertNow(kind, scope, id, this.sequence + 1, record);
     quote.record = deepFreeze({ ...current, operationId: id });
+    this.addToOutbox(outbox);
     return true;
   }
 
@@ -180,6 +191,7 @@ export class MemoryStore implements Store {
     id: string,
     change: (current: RecordTypes[K]) => RecordTypes[K],
     moves: BalanceMove[],
+    outbox?: OutboxOf<RecordTypes[K]>,
   ): Promise<BalancedUpdate<RecordTypes[K]>> {
     const entry = this.table(kind).byId.get(id);
     if (!entry) return undefined;
@@ -195,9 +207,36 @@ export class MemoryStore implements Store {
       if (value.gte(BALANCE_CEILING)) return { over: refused };
       values.set(key, { accountId: move.accountId, asset: move.asset, value });
     }
+    const entries = outbox?.(next);
     for (const { accountId, asset, value } of values.values()) this.setBalanceNow(accountId, asset, value);
     entry.record = next;
+    this.addToOutbox(entries);
     return { record: next };
+  }
+
+  async takeOutbox(staleMs: number, limit: number): Promise<OutboxEntry[]> {
+    const now = performance.now();
+    const taken: OutboxEntry[] = [];
+    // Oldest first (the map's order): the first one not stale ends the look.
+    for (const [id, item] of this.outbox) {
+      if (taken.length >= limit || now - item.at < staleMs) break;
+      taken.push(item.entry);
+      this.outbox.delete(id);
+    }
+    // Taken: written again at the back, stamped now.
+    for (const entry of taken) this.outbox.set(entry.id, { entry, at: now });
+    return taken;
+  }
+
+  async outboxDone(ids: readonly string[]): Promise<void> {
+    for (const id of ids) this.outbox.delete(id);
+  }
+
+  /** Written with the write it follows, in the same synchronous step. */
+  private addToOutbox(entries: readonly OutboxEntry[] | undefined): void {
+    // Real time, not the mock clock: staleness measures how long a publication has been waiting.
+    const at = performance.now();
+    for (const entry of entries ?? []) this.outbox.set(entry.id, { entry: deepFreeze(entry), at });
   }
 
   async claimIdempotencyKey(key: string, fingerprint: string, now: number, ttlMs: number, ownClock = false): Promise<IdempotencyClaim> {
@@ -280,6 +319,7 @@ export class MemoryStore implements Store {
     this.balanceTable.clear();
     this.idempotency.clear();
     this.ownClockKeys.clear();
+    this.outbox.clear();
     this.claimsSinceSweep = 0;
   }
 

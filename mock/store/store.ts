@@ -73,20 +73,41 @@ export interface RefusedBalance {
  */
 export type BalancedUpdate<T> = { record: T } | { short: RefusedBalance } | { over: RefusedBalance } | undefined;
 
+/**
+ * An event a write causes, kept with the write in the same atomic step (an outbox): a write that
+ * lands has its event, even when its replica dies before publishing it. `id` names the
+ * publication (DomainEvent.origin), so publishing it twice queues its deliveries once; `event` is
+ * plain JSON, opaque to the store.
+ */
+export interface OutboxEntry {
+  id: string;
+  event: unknown;
+}
+
+/** The outbox entries of an update, from the record it is about to write (it may be asked again if the store retries). */
+export type OutboxOf<T> = (next: T) => readonly OutboxEntry[];
+
 export type IdempotencyClaim =
   { outcome: 'CLAIMED' } | { outcome: 'IN_PROGRESS'; entry: IdempotencyEntry } | { outcome: 'DONE'; entry: IdempotencyEntry };
 
 export interface Store {
   get<K extends Kind>(kind: K, id: string): Promise<RecordTypes[K] | undefined>;
-  insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void>;
+  /** `outbox`: entries written in the same atomic step (OutboxEntry). */
+  insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K], outbox?: readonly OutboxEntry[]): Promise<void>;
   /** Replaces a record that exists; its place in lists is unchanged. */
   replace<K extends Kind>(kind: K, id: string, record: RecordTypes[K]): Promise<void>;
   /**
    * Atomic read-modify-write: `change` sees the current record and returns the new one (or
    * throws to abort). Resolves to the new record, or undefined when there is none. A shared
    * store may call `change` more than once (it retries when another replica wrote in between).
+   * `outbox`: the entries of the record written, in the same atomic step.
    */
-  update<K extends Kind>(kind: K, id: string, change: (current: RecordTypes[K]) => RecordTypes[K]): Promise<RecordTypes[K] | undefined>;
+  update<K extends Kind>(
+    kind: K,
+    id: string,
+    change: (current: RecordTypes[K]) => RecordTypes[K],
+    outbox?: OutboxOf<RecordTypes[K]>,
+  ): Promise<RecordTypes[K] | undefined>;
   remove(kind: Kind, id: string): Promise<void>;
   page<K extends Kind>(kind: K, query: PageQuery<RecordTypes[K]>): Promise<PageSlice<RecordTypes[K]>>;
   /** Every record of a kind in a scope, in insertion order (small sets only: subscriptions of a customer). */
@@ -97,9 +118,16 @@ export interface Store {
    * inserted and the quote marked used by it, or nothing is written and the answer is false when
    * the quote is held already (or does not exist). So a quote is consumed once, and a replica that
    * dies mid-request never leaves a quote consumed by an operation that was not stored. Throws,
-   * writing nothing, when the id exists.
+   * writing nothing, when the id exists. `outbox`: written in the same step, when the record is.
    */
-  insertConsumingQuote<K extends Kind>(quoteId: string, kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<boolean>;
+  insertConsumingQuote<K extends Kind>(
+    quoteId: string,
+    kind: K,
+    scope: string,
+    id: string,
+    record: RecordTypes[K],
+    outbox?: readonly OutboxEntry[],
+  ): Promise<boolean>;
 
   getBalance(accountId: string, asset: string): Promise<string>;
   setBalance(accountId: string, asset: string, value: string): Promise<void>;
@@ -113,14 +141,25 @@ export interface Store {
    * One atomic step over a record and balances (settlement): the record becomes `change(current)`
    * and every move is applied, in order, all or nothing. A move that would take a balance below
    * zero, or to BALANCE_CEILING or above, changes nothing and answers that balance. `change` may throw to abort, and may be called
-   * again if another replica changed what it read.
+   * again if another replica changed what it read. `outbox`: the entries of the record written,
+   * in the same step (none when a move is refused).
    */
   updateWithBalances<K extends Kind>(
     kind: K,
     id: string,
     change: (current: RecordTypes[K]) => RecordTypes[K],
     moves: BalanceMove[],
+    outbox?: OutboxOf<RecordTypes[K]>,
   ): Promise<BalancedUpdate<RecordTypes[K]>>;
+
+  /**
+   * The outbox entries written, or last taken, at least `staleMs` ago (real time), at most
+   * `limit`, oldest first: those whose writer died (or failed) before publishing them. Each is
+   * taken for another `staleMs`, so another replica passes it by meanwhile.
+   */
+  takeOutbox(staleMs: number, limit: number): Promise<OutboxEntry[]>;
+  /** Drops outbox entries once their events are published. */
+  outboxDone(ids: readonly string[]): Promise<void>;
 
   /**
    * `ownClock`: `now` is a customer's own clock (POST /_mock/customers {clock}), which decides this
@@ -148,6 +187,6 @@ export interface Store {
    * seeding cuts into (POST /_mock/reset); the insertion sequence starts again.
    */
   reset(load: () => Promise<void>): Promise<void>;
-  /** Empties the store: records, balances, idempotency keys; the insertion sequence starts again. */
+  /** Empties the store: records, balances, idempotency keys, the outbox; the insertion sequence starts again. */
   clear(): Promise<void>;
 }

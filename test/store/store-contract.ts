@@ -7,6 +7,7 @@ import { describe } from '@jest/globals';
 import type { Store } from '../../mock/store';
 import { keysAndSeedingContract } from './contract/keys-and-seeding';
 import { storeKit } from './contract/kit';
+import { outboxContract } from './contract/outbox';
 import { pagesContract } from './contract/pages';
 import { quotesAndBalancesContract } from './contract/quotes-and-balances';
 import { recordsContract } from './contract/records';
@@ -20,5 +21,6 @@ export function storeContract<S extends Store>(name: string, makeStore: () => Pr
     quotesAndBalancesContract(kit);
     keysAndSeedingContract(kit);
     stateContract(kit);
+    outboxContract(kit);
   });
 }

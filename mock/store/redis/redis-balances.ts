@@ -4,8 +4,9 @@
 import { Decimal } from '../../domain/decimal';
 import { BALANCE_CEILING } from '../../domain/money';
 import type { RecordTypes } from '../../domain/records';
-import type { BalanceMove, Kind, RefusedBalance } from '../store';
+import type { BalanceMove, Kind, OutboxEntry, OutboxOf, RefusedBalance } from '../store';
 import { unavailableOnLoss } from './connection';
+import { outboxArgs } from './scripts';
 import type { StoreAccess } from './store-access';
 
 /** Optimistic writes give up after this many conflicts in a row (a livelock would be a bug). */
@@ -28,7 +29,7 @@ export interface MoveOutcome<R> {
  */
 export async function applyMoves<K extends Kind>(
   access: StoreAccess,
-  target: { kind: K; id: string; change: (current: RecordTypes[K]) => RecordTypes[K] } | undefined,
+  target: { kind: K; id: string; change: (current: RecordTypes[K]) => RecordTypes[K]; outbox?: OutboxOf<RecordTypes[K]> } | undefined,
   moves: BalanceMove[],
 ): Promise<MoveOutcome<RecordTypes[K]>> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -62,7 +63,9 @@ export async function applyMoves<K extends Kind>(
     const refusedAny = short ?? over;
     const balanceWrites = [...checks.values()].map((c) => ({ ...c, next: refusedAny ? '' : c.value.toFixed() }));
     const record = target && { kind: target.kind, id: target.id, expected: raw as string, next: refusedAny ? '' : JSON.stringify(next) };
-    const written = await commit(access, record, balanceWrites);
+    // The outbox goes with the record only when it is written (not with a refusal).
+    const outbox = target?.outbox && !refusedAny ? target.outbox(next as RecordTypes[K]) : undefined;
+    const written = await commit(access, record, balanceWrites, outbox);
     if (written === undefined) continue;
     const values = new Map(balanceWrites.map((b) => [`${b.accountId}:${b.asset}`, b.next]));
     if (short) return { short, values };
@@ -81,11 +84,14 @@ async function commit(
   access: StoreAccess,
   record: { kind: Kind; id: string; expected: string; next: string } | undefined,
   balances: Array<{ accountId: string; asset: string; expected: string; next: string }>,
+  outbox: readonly OutboxEntry[] | undefined,
 ): Promise<string | undefined> {
   const args: Array<string | number> = [record?.id ?? '', record?.expected ?? '', record?.next ?? '', balances.length];
   for (const b of balances) args.push(access.keys.balance(b.accountId), b.accountId, b.asset, b.expected, b.next);
+  args.push(...outboxArgs(outbox));
   const recordsKey = record ? access.keys.records(record.kind) : access.keys.key('unused');
-  const reply = await access.run('fosCommit', [recordsKey, access.keys.key('bal-accounts'), access.keys.version()], args);
+  const keys = [recordsKey, access.keys.key('bal-accounts'), ...access.keys.outbox(), access.keys.version()];
+  const reply = await access.run('fosCommit', keys, args);
   if (reply === 0) return undefined;
   return typeof reply === 'string' ? reply : '';
 }

@@ -7,6 +7,7 @@
 //   s:bal:<account>          hash asset → decimal string; s:bal-accounts: the accounts that have one
 //   s:idem:<key>, s:idem-exp idempotency entries and their expiry (mock time) index
 //   s:idem-own               the keys on a customer's own clock (not in the index: that clock decides their expiry)
+//   s:outbox, s:outbox-at    outbox entries (id → JSON) and when each was written or taken (Redis's clock, ms)
 //   version                  the version counter, outside "s:"
 import type { Kind } from '../store';
 
@@ -35,5 +36,9 @@ export class RedisKeys {
   }
   idem(key: string): string {
     return this.key('idem', key);
+  }
+  /** The outbox and its index by time, in the order the scripts take them. */
+  outbox(): [string, string] {
+    return [this.key('outbox'), this.key('outbox-at')];
   }
 }

@@ -17,6 +17,8 @@ import type {
   IdempotencyClaim,
   IdempotencyEntry,
   Kind,
+  OutboxEntry,
+  OutboxOf,
   PageQuery,
   PageSlice,
   Store,
@@ -28,7 +30,7 @@ import { filteredPage, walkList } from './redis-walk';
 import type { StoreAccess } from './store-access';
 import { RedisKeys } from './redis-keys';
 import { queueStateWrites, readState } from './redis-state-transfer';
-import { defineScripts, runScript, type ScriptName } from './scripts';
+import { defineScripts, outboxArgs, runScript, type ScriptName } from './scripts';
 
 /**
  * Parsed records kept per process: a record read again unchanged is the same frozen object, which
@@ -118,12 +120,19 @@ export class RedisStore implements Store {
     return raw === null ? undefined : (this.decode(kind, id, raw) as RecordTypes[K]);
   }
 
-  async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K]): Promise<void> {
+  async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K], outbox?: readonly OutboxEntry[]): Promise<void> {
     try {
       await this.run(
         'fosInsert',
-        [this.keys.records(kind), this.keys.meta(kind), this.keys.list(kind, scope), this.keys.key('seq'), this.keys.version()],
-        [id, JSON.stringify(record), scope],
+        [
+          this.keys.records(kind),
+          this.keys.meta(kind),
+          this.keys.list(kind, scope),
+          this.keys.key('seq'),
+          ...this.keys.outbox(),
+          this.keys.version(),
+        ],
+        [id, JSON.stringify(record), scope, ...outboxArgs(outbox)],
       );
     } catch (error) {
       if ((error as Error).message.includes('store: record exists already'))
@@ -146,8 +155,9 @@ export class RedisStore implements Store {
     kind: K,
     id: string,
     change: (current: RecordTypes[K]) => RecordTypes[K],
+    outbox?: OutboxOf<RecordTypes[K]>,
   ): Promise<RecordTypes[K] | undefined> {
-    const outcome = await this.updateWithBalances(kind, id, change, []);
+    const outcome = await this.updateWithBalances(kind, id, change, [], outbox);
     return outcome && 'record' in outcome ? outcome.record : undefined;
   }
 
@@ -198,6 +208,7 @@ export class RedisStore implements Store {
     scope: string,
     id: string,
     record: RecordTypes[K],
+    outbox?: readonly OutboxEntry[],
   ): Promise<boolean> {
     try {
       const keys = [
@@ -206,9 +217,11 @@ export class RedisStore implements Store {
         this.keys.list(kind, scope),
         this.keys.key('seq'),
         this.keys.records('quote'),
+        ...this.keys.outbox(),
         this.keys.version(),
       ];
-      return (await this.run('fosInsertConsuming', keys, [id, JSON.stringify(record), scope, quoteId])) === 1;
+      const args = [id, JSON.stringify(record), scope, quoteId, ...outboxArgs(outbox)];
+      return (await this.run('fosInsertConsuming', keys, args)) === 1;
     } catch (error) {
       if ((error as Error).message.includes('store: record exists already'))
         throw new Error(`store: ${kind} ${id} exists already`, { cause: error });
@@ -245,12 +258,33 @@ export class RedisStore implements Store {
     id: string,
     change: (current: RecordTypes[K]) => RecordTypes[K],
     moves: BalanceMove[],
+    outbox?: OutboxOf<RecordTypes[K]>,
   ): Promise<BalancedUpdate<RecordTypes[K]>> {
-    const outcome = await applyMoves(this.access, { kind, id, change }, moves);
+    const outcome = await applyMoves(this.access, { kind, id, change, outbox }, moves);
     if (outcome.missing) return undefined;
     if (outcome.short) return { short: outcome.short };
     if (outcome.over) return { over: outcome.over };
     return { record: outcome.record as RecordTypes[K] };
+  }
+
+  // ---------------------------------------------------------------- outbox
+  async takeOutbox(staleMs: number, limit: number): Promise<OutboxEntry[]> {
+    const reply = (await this.run('fosTakeOutbox', this.keys.outbox(), [staleMs, limit])) as string[];
+    const taken: OutboxEntry[] = [];
+    for (let i = 0; i < reply.length; i += 2) taken.push({ id: reply[i] as string, event: JSON.parse(reply[i + 1] as string) as unknown });
+    return taken;
+  }
+
+  async outboxDone(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const [outbox, index] = this.keys.outbox();
+    await this.call(
+      this.client
+        .multi()
+        .hdel(outbox, ...ids)
+        .zrem(index, ...ids)
+        .exec(),
+    );
   }
 
   // ---------------------------------------------------------------- idempotency keys

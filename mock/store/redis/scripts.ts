@@ -12,18 +12,39 @@
 const STAMP = `
 local function stamp(json) return string.format('%d', redis.call('INCR', KEYS[#KEYS])) .. '|' .. json end
 local function body(stored) return string.sub(stored, string.find(stored, '|', 1, true) + 1) end`;
+/**
+ * An outbox entry written in the same step as the write it follows (Store OutboxEntry): from
+ * ARGV[from], a count n, then n times id and JSON; into the outbox hash and its index by when
+ * (Redis's clock, real time, ms), the two keys given.
+ */
+const OUTBOX = `
+local function outbox(hash, index, from)
+  local n = tonumber(ARGV[from] or '0')
+  if n == 0 then return end
+  local t = redis.call('TIME')
+  local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  for i = 0, n - 1 do
+    redis.call('HSET', hash, ARGV[from + 1 + 2 * i], ARGV[from + 2 + 2 * i])
+    redis.call('ZADD', index, real, ARGV[from + 1 + 2 * i])
+  end
+end`;
+import type { OutboxEntry } from '../store';
 import type { RedisClient } from './connection';
 
 const SCRIPTS = {
-  /** KEYS: records, meta, list, sequence, version. ARGV: id, json, scope. Answers the insertion key, or an error when the id exists. */
+  /**
+   * KEYS: records, meta, list, sequence, outbox, outbox index, version. ARGV: id, json, scope, then
+   * the outbox entries (OUTBOX). Answers the insertion key, or an error when the id exists.
+   */
   fosInsert: {
-    keys: 5,
-    lua: `${STAMP}
+    keys: 7,
+    lua: `${STAMP}${OUTBOX}
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return redis.error_reply('store: record exists already') end
 local key = redis.call('INCR', KEYS[4])
 redis.call('HSET', KEYS[1], ARGV[1], stamp(ARGV[2]))
 redis.call('HSET', KEYS[2], ARGV[1], string.format('%d', key) .. '|' .. ARGV[3])
 redis.call('ZADD', KEYS[3], key, ARGV[1])
+outbox(KEYS[5], KEYS[6], 4)
 return key`,
   },
   /** KEYS: records, version. ARGV: id, json. */
@@ -47,15 +68,15 @@ redis.call('ZREM', ARGV[2] .. string.sub(meta, bar + 1), ARGV[1])
 return 1`,
   },
   /**
-   * KEYS: records (or the same key unused), balance accounts set, version. ARGV: id ('' for
-   * none), expected stored value, next json ('' to only check), n, then n times: balance key,
-   * account id, asset, expected value ('' when absent), next value ('' to only check). Writes
-   * everything or nothing (0) when a value read has changed since; answers the record's new
-   * stored value when it wrote one, else 1.
+   * KEYS: records (or the same key unused), balance accounts set, outbox, outbox index, version.
+   * ARGV: id ('' for none), expected stored value, next json ('' to only check), n, then n times:
+   * balance key, account id, asset, expected value ('' when absent), next value ('' to only
+   * check), then the record's outbox entries (OUTBOX). Writes everything or nothing (0) when a
+   * value read has changed since; answers the record's new stored value when it wrote one, else 1.
    */
   fosCommit: {
-    keys: 3,
-    lua: `${STAMP}
+    keys: 5,
+    lua: `${STAMP}${OUTBOX}
 local n = tonumber(ARGV[4])
 if ARGV[1] ~= '' then
   local current = redis.call('HGET', KEYS[1], ARGV[1])
@@ -70,6 +91,7 @@ local stored = 1
 if ARGV[1] ~= '' and ARGV[3] ~= '' then
   stored = stamp(ARGV[3])
   redis.call('HSET', KEYS[1], ARGV[1], stored)
+  outbox(KEYS[3], KEYS[4], 5 + n * 5)
 end
 for i = 0, n - 1 do
   local at = 5 + i * 5
@@ -157,13 +179,14 @@ end
 return out`,
   },
   /**
-   * KEYS: records, meta, list, sequence, quote records, version (last: `stamp` takes it). ARGV: id, json, scope, quote id.
+   * KEYS: records, meta, list, sequence, quote records, outbox, outbox index, version (last:
+   * `stamp` takes it). ARGV: id, json, scope, quote id, then the outbox entries (OUTBOX).
    * Inserts the record and marks the quote used by it, in one step; 0 (nothing written) when the
    * quote is held already or does not exist, an error when the id exists.
    */
   fosInsertConsuming: {
-    keys: 6,
-    lua: `${STAMP}
+    keys: 8,
+    lua: `${STAMP}${OUTBOX}
 local raw = redis.call('HGET', KEYS[5], ARGV[4])
 if not raw then return 0 end
 local quote = cjson.decode(body(raw))
@@ -175,6 +198,7 @@ local key = redis.call('INCR', KEYS[4])
 redis.call('HSET', KEYS[1], ARGV[1], stamp(ARGV[2]))
 redis.call('HSET', KEYS[2], ARGV[1], string.format('%d', key) .. '|' .. ARGV[3])
 redis.call('ZADD', KEYS[3], key, ARGV[1])
+outbox(KEYS[6], KEYS[7], 5)
 return 1`,
   },
   /**
@@ -229,6 +253,29 @@ until cursor == '0'
 redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
 return 1`,
   },
+  /**
+   * KEYS: outbox, outbox index. ARGV: stale ms, limit. The entries written or taken at least
+   * `stale` ms ago (Redis's clock), oldest first, each stamped now (taken): {id, json, ...}.
+   */
+  fosTakeOutbox: {
+    keys: 2,
+    lua: `
+local t = redis.call('TIME')
+local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', real - tonumber(ARGV[1]), 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for _, id in ipairs(ids) do
+  local json = redis.call('HGET', KEYS[1], id)
+  if json then
+    redis.call('ZADD', KEYS[2], real, id)
+    out[#out + 1] = id
+    out[#out + 1] = json
+  else
+    redis.call('ZREM', KEYS[2], id)
+  end
+end
+return out`,
+  },
   /** KEYS: the key's entry. ARGV: response json. */
   fosCompleteKey: {
     keys: 1,
@@ -250,4 +297,11 @@ export function defineScripts(client: RedisClient): void {
 export function runScript(client: RedisClient, name: ScriptName, keys: string[], args: Array<string | number>): Promise<unknown> {
   const command = (client as unknown as Record<ScriptName, (...a: Array<string | number>) => Promise<unknown>>)[name];
   return command.call(client, ...keys, ...args);
+}
+
+/** Outbox entries as the scripts take them (OUTBOX in scripts.ts): a count, then each id and JSON. */
+export function outboxArgs(entries: readonly OutboxEntry[] | undefined): string[] {
+  const args = [String(entries?.length ?? 0)];
+  for (const entry of entries ?? []) args.push(entry.id, JSON.stringify(entry.event));
+  return args;
 }
