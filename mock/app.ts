@@ -29,6 +29,7 @@ import { inspectorRouter } from './inspector/page';
 import { CursorCodec } from './domain/pagination/cursor';
 import type { HostLookup } from './domain/url-policy';
 import { EventBus } from './events/event-bus';
+import { EventOutbox } from './events/outbox';
 import { LIVE_TOPICS, LiveFeed } from './events/live-feed';
 import { liveStreams } from './control/live';
 import { recordOperationTimelines } from './services/operation-timeline';
@@ -166,13 +167,17 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     onError: onJobError,
     options: { leaseMs: config.jobLeaseMs },
   });
+  const events = new EventBus();
+  const onOutboxError = (error: unknown) => logger.error({ err: error }, 'event not published; a relay publishes it after the lease');
+  const outbox = new EventOutbox({ store, bus: events, newId: randomUUID, leaseMs: config.jobLeaseMs, onError: onOutboxError });
   const deps: Deps = {
     store,
     clock,
     clocks,
     config,
     codec: new CursorCodec(config.secret),
-    events: new EventBus(),
+    events,
+    outbox,
     scheduler,
     reference,
     newId: randomUUID,
@@ -336,6 +341,8 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
   });
 
   const stateFile = stateWriter && { path: stateWriter.path, loaded: await openStateFile(context as ControlContext, stateWriter) };
+  // Events a replica left unpublished (it died between a write and its publication): a relay round every quarter lease.
+  outbox.start(Math.max(10, config.jobLeaseMs / 4));
 
   return {
     app: listener,
@@ -357,6 +364,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       feed.close();
       stopTimelines();
       stopStateNotices();
+      await outbox.stop();
       deps.scheduler.stop();
       clocks.stop();
       services.webhooks.close();

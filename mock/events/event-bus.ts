@@ -1,7 +1,8 @@
 // Domain events: every state change publishes one (the event types of the OpenAPI document's webhooks). Publishing waits
 // for listeners to take the event (the webhook dispatcher queues its deliveries), never for a
-// delivery: a change that is acknowledged has its deliveries queued. A listener reports its own
-// failures; publishing never fails the change that was made.
+// delivery: a change that is acknowledged has its deliveries queued. A listener that cannot take
+// the event rejects the publication; the change stands, and its event stays in the outbox for a
+// relay (outbox.ts).
 import type { EventType, ResourceName } from '../domain/records';
 
 export interface DomainEvent {
@@ -13,9 +14,9 @@ export interface DomainEvent {
   /** The webhook body, shaped as the document's `webhooks` entry for this event type. */
   payload: Record<string, unknown>;
   /**
-   * A stable name of this publication, given when it may be published again: by a job run again
-   * after its replica died mid-way, which cannot tell whether its first run queued the event.
-   * The same origin gives the same message ids, and a delivery already queued is not queued again.
+   * A stable name of this publication, given when it may be published again: its outbox entry's
+   * id, published by its writer and perhaps by a relay too (outbox.ts). The same origin gives the
+   * same message ids, and a delivery already queued is not queued again.
    */
   origin?: string;
 }

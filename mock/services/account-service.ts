@@ -12,6 +12,7 @@ import {
 } from '../domain/accounts';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { Account, AccountRecord, EventType } from '../domain/records';
+import type { DomainEvent } from '../events/event-bus';
 import { resourceEvent } from '../events/resource-event';
 import type { Deps } from './deps';
 import { ownAccount } from './ownership';
@@ -49,8 +50,9 @@ export class AccountService {
 
   /** Adds an account (control API: a new customer's copy of the demo accounts); emits ACCOUNT_CREATED. */
   async create(record: AccountRecord): Promise<Account> {
-    await this.deps.store.insert('account', record.account.customer.id, record.account.id, record);
-    await this.publish('ACCOUNT_CREATED', record.account, record.account.createdAt);
+    const events = this.deps.outbox.entries(accountEvent('ACCOUNT_CREATED', record.account, record.account.createdAt));
+    await this.deps.store.insert('account', record.account.customer.id, record.account.id, record, events);
+    await this.deps.outbox.publish(events);
     return record.account;
   }
 
@@ -78,11 +80,15 @@ export class AccountService {
     const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
-    const updated = (await store.update('account', accountId, (r) => ({
-      ...r,
-      account: moveAsset(r.account, currency, to, at),
-    }))) as AccountRecord;
-    await this.publish(to === 'ACTIVE' ? 'ACCOUNT_ASSET_ACTIVATED' : 'ACCOUNT_ASSET_FAILED', updated.account, at);
+    const eventType = to === 'ACTIVE' ? 'ACCOUNT_ASSET_ACTIVATED' : 'ACCOUNT_ASSET_FAILED';
+    const events = this.deps.outbox.track((next: AccountRecord) => [accountEvent(eventType, next.account, at)]);
+    const updated = (await store.update(
+      'account',
+      accountId,
+      (r) => ({ ...r, account: moveAsset(r.account, currency, to, at) }),
+      events.of,
+    ))!;
+    await this.deps.outbox.publish(events.entries());
     return updated.account;
   }
 
@@ -97,16 +103,17 @@ export class AccountService {
     const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
-    const updated = (await store.update('account', accountId, (r) => ({
-      account: moveAccount(r.account, to, at, reason),
-      review: review ?? r.review,
-    }))) as AccountRecord;
     // The seed's account events: only ACTION_REQUIRED among the states has one.
-    if (to === 'ACTION_REQUIRED') await this.publish('ACCOUNT_ACTION_REQUIRED', updated.account, at);
+    const events = this.deps.outbox.track((next: AccountRecord) =>
+      to === 'ACTION_REQUIRED' ? [accountEvent('ACCOUNT_ACTION_REQUIRED', next.account, at)] : [],
+    );
+    const change = (r: AccountRecord) => ({ account: moveAccount(r.account, to, at, reason), review: review ?? r.review });
+    const updated = (await store.update('account', accountId, change, events.of))!;
+    await this.deps.outbox.publish(events.entries());
     return updated.account;
   }
+}
 
-  private publish(eventType: EventType, account: Account, atTime: string): Promise<void> {
-    return this.deps.events.publish(resourceEvent('ACCOUNT', eventType, account, account.customer.id, atTime));
-  }
+function accountEvent(eventType: EventType, account: Account, atTime: string): DomainEvent {
+  return resourceEvent('ACCOUNT', eventType, account, account.customer.id, atTime);
 }

@@ -7,6 +7,7 @@ import { instructionEventPayload, INSTRUCTION_EVENT, moveInstruction, type Instr
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { Reason } from '../domain/operations/state-machine';
 import type { Beneficiary, PaymentInstruction, Schemas } from '../domain/records';
+import type { DomainEvent } from '../events/event-bus';
 import type { Deps } from './deps';
 import { ownBeneficiary } from './ownership';
 
@@ -44,8 +45,9 @@ export class BeneficiaryService {
       createdAt: at,
       updatedAt: at,
     };
-    await store.insert('beneficiary', customerId, beneficiary.id, beneficiary);
-    for (const instruction of beneficiary.paymentInstructions) await this.publish(beneficiary, instruction);
+    const events = this.deps.outbox.entries(...beneficiary.paymentInstructions.map((pi) => instructionEvent(beneficiary, pi)));
+    await store.insert('beneficiary', customerId, beneficiary.id, beneficiary, events);
+    await this.deps.outbox.publish(events);
     return this.applyMagicValues(customerId, beneficiary, beneficiary.paymentInstructions);
   }
 
@@ -55,12 +57,14 @@ export class BeneficiaryService {
     await ownBeneficiary(store, customerId, beneficiaryId);
     const at = clock.nowIso();
     const instruction = this.newInstruction(input, at);
-    const updated = (await store.update('beneficiary', beneficiaryId, (current) => ({
+    const events = this.deps.outbox.track((next: Beneficiary) => [instructionEvent(next, instruction)]);
+    const add = (current: Beneficiary) => ({
       ...current,
       paymentInstructions: [...current.paymentInstructions, instruction],
       updatedAt: at,
-    }))) as Beneficiary;
-    await this.publish(updated, instruction);
+    });
+    const updated = (await store.update('beneficiary', beneficiaryId, add, events.of))!;
+    await this.deps.outbox.publish(events.entries());
     return this.applyMagicValues(customerId, updated, [instruction]);
   }
 
@@ -93,12 +97,15 @@ export class BeneficiaryService {
       );
     }
     const at = clock.nowIso();
-    const updated = (await store.update('beneficiary', beneficiaryId, (current) => ({
+    const moved = (next: Beneficiary) => next.paymentInstructions.find((pi) => pi.id === instructionId) as PaymentInstruction;
+    const events = this.deps.outbox.track((next: Beneficiary) => [instructionEvent(next, moved(next))]);
+    const move = (current: Beneficiary) => ({
       ...current,
       paymentInstructions: current.paymentInstructions.map((pi) => (pi.id === instructionId ? moveInstruction(pi, to, at, reason) : pi)),
       updatedAt: at,
-    }))) as Beneficiary;
-    await this.publish(updated, updated.paymentInstructions.find((pi) => pi.id === instructionId) as PaymentInstruction);
+    });
+    const updated = (await store.update('beneficiary', beneficiaryId, move, events.of))!;
+    await this.deps.outbox.publish(events.entries());
     return updated;
   }
 
@@ -114,16 +121,17 @@ export class BeneficiaryService {
     if (input.custodyDetail) instruction.custodyDetail = input.custodyDetail;
     return instruction;
   }
+}
 
-  private publish(beneficiary: Beneficiary, instruction: PaymentInstruction): Promise<void> {
-    const status = (instruction.currentState.status ?? 'CREATED') as InstructionStatus;
-    const atTime = instruction.currentState.createdAt;
-    return this.deps.events.publish({
-      eventType: INSTRUCTION_EVENT[status],
-      resource: 'BENEFICIARY',
-      customerId: beneficiary.customerId,
-      atTime,
-      payload: instructionEventPayload(beneficiary, instruction, atTime),
-    });
-  }
+/** The BENEFICIARY_INSTRUCTION_* event of an instruction's current state. */
+function instructionEvent(beneficiary: Beneficiary, instruction: PaymentInstruction): DomainEvent {
+  const status = (instruction.currentState.status ?? 'CREATED') as InstructionStatus;
+  const atTime = instruction.currentState.createdAt;
+  return {
+    eventType: INSTRUCTION_EVENT[status],
+    resource: 'BENEFICIARY',
+    customerId: beneficiary.customerId,
+    atTime,
+    payload: instructionEventPayload(beneficiary, instruction, atTime),
+  };
 }

@@ -6,6 +6,7 @@ import type { HostLookup } from '../domain/url-policy';
 import type { AssetScales } from '../domain/money';
 import type { Rate } from '../domain/quotes';
 import type { EventBus } from '../events/event-bus';
+import type { EventOutbox } from '../events/outbox';
 import type { CustomerClocks } from '../jobs/customer-clocks';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Store } from '../store';
@@ -24,6 +25,8 @@ export interface Deps {
   config: ResolvedConfig;
   codec: CursorCodec;
   events: EventBus;
+  /** Every write that causes events hands them to the store with it, and publishes them through this (events/outbox.ts). */
+  outbox: EventOutbox;
   /** The scheduler of the jobs on the mock's clock. */
   scheduler: Scheduler;
   reference: ReferenceData;

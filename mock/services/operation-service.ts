@@ -11,6 +11,7 @@ import { readPage, type PageParams } from '../domain/pagination/page';
 import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
 import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../domain/records';
+import type { DomainEvent } from '../events/event-bus';
 import { resourceEvent } from '../events/resource-event';
 import type { ClaimedJob, RefusedBalance } from '../store';
 import type { Deps } from './deps';
@@ -28,8 +29,6 @@ const FUNDING_WINDOW_MS = 60 * 60 * 1000;
 interface AutoSettleJob {
   customerId: string;
   operationId: string;
-  /** Names the events this job publishes (DomainEvent.origin): random, so never shared with another job, before or after a reset. */
-  origin: string;
 }
 
 const AUTO_SETTLE = 'auto-settle';
@@ -165,10 +164,11 @@ export class OperationService {
     const settlesAtOnce = depositSettlesAtOnce(operation);
     const jobFirst = !settlesAtOnce && (this.deps.config.autoSettleMs ?? 0) > 0;
     if (jobFirst) await this.scheduleAutoSettle(operation);
-    // One atomic step: the operation stored and the quote consumed by it, or neither.
-    if (!(await store.insertConsumingQuote(quote.id, 'operation', customerId, id, operation)))
+    // One atomic step: the operation stored with its event (the outbox) and the quote consumed by it, or none of them.
+    const events = this.deps.outbox.entries(eventOf(operation));
+    if (!(await store.insertConsumingQuote(quote.id, 'operation', customerId, id, operation, events)))
       throw new ServiceError('QUOTE_ALREADY_CONSUMED');
-    await this.publish(operation);
+    await this.deps.outbox.publish(events);
     // Magic value 777.77: the deposit is paid at once (README "Control API, clock, faults").
     if (settlesAtOnce) return this.settle(customerId, id);
     if (!jobFirst) await this.scheduleAutoSettle(operation);
@@ -183,7 +183,7 @@ export class OperationService {
   async scheduleAutoSettle(operation: Operation): Promise<void> {
     const delay = this.deps.config.autoSettleMs;
     if (delay === null || operation.currentState.status !== 'REQUESTED') return;
-    const data: AutoSettleJob = { customerId: operation.customer.id, operationId: operation.id, origin: this.deps.newId() };
+    const data: AutoSettleJob = { customerId: operation.customer.id, operationId: operation.id };
     const dueAt = Date.parse(operation.createdAt) + delay;
     // On the customer's clock: a customer with its own has its settlements in its own queue.
     const scheduler = await this.deps.clocks.schedulerOf(data.customerId);
@@ -191,20 +191,16 @@ export class OperationService {
   }
 
   /**
-   * The auto-settlement job: settles the operation if it is still REQUESTED. Run again after its
-   * replica died mid-way (runs > 1) and finding the operation settled, it publishes the settled
-   * state's event again under the job's origin (an id of its own, never reused): if the first run settled it and died before the event
-   * was queued, the event is queued now; if it was queued, it is not queued twice (same origin,
-   * same message). Otherwise a settled operation changes nothing and emits nothing.
+   * The auto-settlement job: settles the operation if it is still REQUESTED; a settled one changes
+   * nothing and emits nothing. Run again after its replica died mid-way, it finds the operation
+   * settled or not: settlement and its event are one write (the outbox), so neither is lost.
    */
   private async autoSettle(job: ClaimedJob): Promise<undefined> {
-    const { customerId, operationId, origin } = job.data as AutoSettleJob;
+    const { customerId, operationId } = job.data as AutoSettleJob;
     const current = await this.deps.store.get('operation', operationId);
-    const status = current?.currentState.status;
-    if (current && job.runs > 1 && (status === 'COMPLETED' || status === 'FAILED')) await this.publish(current, origin);
-    if (status !== 'REQUESTED') return undefined;
+    if (current?.currentState.status !== 'REQUESTED') return undefined;
     try {
-      await this.settle(customerId, operationId, origin);
+      await this.settle(customerId, operationId);
     } catch (error) {
       // Settled or moved through the control API at the same moment, on any replica: nothing to do.
       if (!(error instanceof ServiceError && error.code === 'INVALID_STATE_TRANSITION')) throw error;
@@ -217,9 +213,9 @@ export class OperationService {
    * balance fails it with INSUFFICIENT_BALANCE; otherwise credits follow and it is COMPLETED.
    * The balance moves and the new state are one atomic step of the store, so of two replicas
    * settling the same operation at once exactly one moves the money; the other finds it settled.
+   * Its event is written in the same step (the outbox).
    */
-  /** `origin`: the job settling it, so its event can be published again without being queued twice (autoSettle). */
-  async settle(customerId: string, operationId: string, origin?: string): Promise<Operation> {
+  async settle(customerId: string, operationId: string): Promise<Operation> {
     const { store, clocks, newId } = this.deps;
     const operation = await ownOperation(store, customerId, operationId);
     const plan = settlementPlan(operation);
@@ -228,7 +224,7 @@ export class OperationService {
     // Magic value 666.66: the first debit is refused as if the balance were short.
     const first = plan.debits[0];
     if (withdrawalForcedShort(operation) && first) {
-      return this.fail(settleable(operation), first.asset, await store.getBalance(first.accountId, first.asset), origin);
+      return this.fail(settleable(operation), first.asset, await store.getBalance(first.accountId, first.asset));
     }
     const transactions = plan.transactions.map((t) => ({
       id: newId(),
@@ -238,37 +234,39 @@ export class OperationService {
       status: 'CONFIRMED' as const,
       confirmedAt: at,
     }));
+    const events = this.deps.outbox.track((next: Operation) => [eventOf(next)]);
     const outcome = await store.updateWithBalances(
       'operation',
       operationId,
       (current) => moveOperation(settleable(current), 'COMPLETED', at, { transactions }),
       [...plan.debits, ...plan.credits],
+      events.of,
     );
     if (!outcome) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'operation', id: operationId });
-    if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance, origin);
-    if ('over' in outcome) return this.failOver(operation, outcome.over, origin);
-    await this.publish(outcome.record, origin);
+    if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance);
+    if ('over' in outcome) return this.failOver(operation, outcome.over);
+    await this.deps.outbox.publish(events.entries());
     return outcome.record;
   }
 
-  private fail(operation: Operation, asset: string, balance: string, origin?: string): Promise<Operation> {
+  private fail(operation: Operation, asset: string, balance: string): Promise<Operation> {
     const reason = {
       code: 'INSUFFICIENT_BALANCE',
       message: `The ${asset} balance is too low for this operation.`,
       details: { asset, balance: this.shown(asset, balance) },
     };
     // moveOperation refuses to fail an operation that has ended (the same INVALID_STATE_TRANSITION as assertSettleable).
-    return this.transition(operation, 'FAILED', { reason }, origin);
+    return this.transition(operation, 'FAILED', { reason });
   }
 
   /** A credit that would take a balance to 10^20 or more, which no amount of the document can show (BALANCE_CEILING). */
-  private failOver(operation: Operation, over: RefusedBalance, origin?: string): Promise<Operation> {
+  private failOver(operation: Operation, over: RefusedBalance): Promise<Operation> {
     const reason = {
       code: 'BALANCE_LIMIT_EXCEEDED',
       message: `The ${over.asset} balance would reach 20 integer digits, more than the API can express.`,
       details: { accountId: over.accountId, asset: over.asset, balance: this.shown(over.asset, over.balance) },
     };
-    return this.transition(operation, 'FAILED', { reason }, origin);
+    return this.transition(operation, 'FAILED', { reason });
   }
 
   /** A stored balance as the API shows amounts: at its asset's scale (`25000.00`, not `25000`). */
@@ -282,26 +280,20 @@ export class OperationService {
     return this.transition(operation, to, { reason });
   }
 
-  /** One atomic step from the stored state (moveOperation refuses a transition the state machine forbids). */
-  private async transition(
-    operation: Operation,
-    to: OperationStatus,
-    extra: Parameters<typeof moveOperation>[3],
-    origin?: string,
-  ): Promise<Operation> {
+  /** One atomic step from the stored state, with its event (moveOperation refuses a transition the state machine forbids). */
+  private async transition(operation: Operation, to: OperationStatus, extra: Parameters<typeof moveOperation>[3]): Promise<Operation> {
     const at = (await this.deps.clocks.clockOf(operation.customer.id)).nowIso();
-    const moved = await this.deps.store.update('operation', operation.id, (current) => moveOperation(current, to, at, extra));
-    const result = moved as Operation;
-    await this.publish(result, origin);
-    return result;
+    const events = this.deps.outbox.track((next: Operation) => [eventOf(next)]);
+    const moved = await this.deps.store.update('operation', operation.id, (current) => moveOperation(current, to, at, extra), events.of);
+    await this.deps.outbox.publish(events.entries());
+    return moved as Operation;
   }
+}
 
-  /** The event of the operation's current state; `origin` names a publication that may be repeated (DomainEvent.origin). */
-  private publish(operation: Operation, origin?: string): Promise<void> {
-    const status = operation.currentState.status as OperationStatus;
-    const event = resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt);
-    return this.deps.events.publish(origin === undefined ? event : { ...event, origin });
-  }
+/** The event of the operation's current state. */
+function eventOf(operation: Operation): DomainEvent {
+  const status = operation.currentState.status as OperationStatus;
+  return resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt);
 }
 
 /** Only a REQUESTED or ACTION_REQUIRED operation can be settled (either way it ends). */

@@ -20,6 +20,7 @@ import type { Contract } from '../../spec/contract';
 import type { ControllableClock } from '../clock';
 import type { Config } from '../config';
 import type { DomainEvent, EventBus } from '../events/event-bus';
+import type { EventOutbox } from '../events/outbox';
 import type { CustomerClocks } from '../jobs/customer-clocks';
 import type { Scheduler } from '../jobs/scheduler';
 import type { JobSpec, Store } from '../store';
@@ -72,6 +73,8 @@ export interface DispatcherDeps {
   clock: ControllableClock;
   config: Config;
   events: EventBus;
+  /** Holds the events a dead replica left unpublished; idle() relays them first. */
+  outbox: EventOutbox;
   scheduler: Scheduler;
   /** A customer with its own clock has its deliveries and retries in its own queue, on that clock. */
   clocks: CustomerClocks;
@@ -95,11 +98,15 @@ export class WebhookDispatcher {
     private readonly logger: Logger,
   ) {
     deps.scheduler.handle(DELIVER, (job) => this.deliver(job.data as DeliveryJob));
+    // A failure rejects the publication: the event stays in the outbox, and a relay queues it later.
     this.unsubscribe = deps.events.subscribe((event) => {
-      const work = this.accept(event)
-        .catch((error) => this.logger.error({ err: error, eventType: event.eventType }, 'webhook event could not be queued'))
-        .finally(() => this.accepting.delete(work));
-      this.accepting.add(work);
+      const work = this.accept(event);
+      const settled: Promise<void> = work.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.accepting.add(settled);
+      void settled.finally(() => this.accepting.delete(settled));
       return work;
     });
   }
@@ -108,8 +115,12 @@ export class WebhookDispatcher {
     this.unsubscribe();
   }
 
-  /** Resolves when every queued delivery has been attempted, on every replica (retries not yet due excluded). */
+  /**
+   * Resolves when every queued delivery has been attempted, on every replica (retries not yet due
+   * excluded); events a dead replica left in the outbox for longer than the lease are queued first.
+   */
   async idle(): Promise<void> {
+    await this.deps.outbox.relay();
     await this.accepted();
     // First attempts of customers with their own clock are in their own queues.
     await Promise.all([this.deps.scheduler, ...this.deps.clocks.ownSchedulers()].map((scheduler) => scheduler.drain()));
