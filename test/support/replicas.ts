@@ -32,6 +32,8 @@ export interface ReplicaOptions {
    * 2-core machine); only this long without it fails (default 120 s).
    */
   readyTimeoutMs?: number;
+  /** Modules replica i loads (`node --import`) after tsx and before the mock: a test's hook into one replica. */
+  importsFor?: (i: number) => string[];
 }
 
 export interface Replicas {
@@ -105,7 +107,8 @@ export async function startReplicas(n: number, options: ReplicaOptions): Promise
 
   async function start(i: number): Promise<void> {
     if (children[i] && children[i].exitCode === null && children[i].signalCode === null) throw new Error(`replica ${i} is already running`);
-    const args = ['--import', WATCHDOG, '--import', 'tsx', projectPath('mock', 'main.ts'), 'serve', '--port', String(ports[i])];
+    const hooks = (options.importsFor?.(i) ?? []).flatMap((module) => ['--import', module]);
+    const args = ['--import', WATCHDOG, '--import', 'tsx', ...hooks, projectPath('mock', 'main.ts'), 'serve', '--port', String(ports[i])];
     if (options.redisUrl !== undefined) args.push('--redis', options.redisUrl);
     const child = spawn(process.execPath, args, { cwd: projectPath(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     children[i] = child;
