@@ -9,8 +9,8 @@ import type { components } from '../../spec/generated/api-types';
 import { projectPath } from '../../spec/project-root';
 import { UserError } from '../scenarios/errors';
 import { describeAnswer, MockClient } from '../scenarios/http';
+import { LOCAL_SECRET } from '../scenarios/setup';
 import { maskRecord, masker } from './fixtures-mask';
-import { LOCAL_SECRET } from './record-scenario';
 
 type Account = components['schemas']['Account'];
 type Beneficiary = components['schemas']['Beneficiary'];

@@ -4,12 +4,10 @@
 // sends back is saved by the step that answered it and written `{{name}}` where it is used, so the
 // scenario replays against a target that gives other ids.
 import { CONTROL_ROOT, isControlPath } from '../http/control-path';
+import { DEMO_CREDENTIALS, LOCAL_SECRET, type Credentials } from '../scenarios/setup';
 import type { CustomerSpec, Scenario, Step } from '../scenarios/types';
 import type { Exchange } from './record-proxy';
 import { parseJson, redactJson } from './record-secrets';
-
-/** The client secret a recorded scenario logs in with, and the one `fixtures pull` gives the customer it writes. */
-export const LOCAL_SECRET = 'fos-mock-local';
 
 const TOKEN_PATH = '/api/oauth/client/token';
 const ID_KEY = /^id$|Id$|cursor$|Cursor$/;
@@ -19,8 +17,16 @@ const RESERVED = new Set(['customer', 'accounts', 'receivers']);
 export interface RecordOptions {
   name: string;
   description?: string;
-  /** `recorded`: the client id the session logged in with, and LOCAL_SECRET. */
+  /**
+   * `recorded`: the client id the session logged in with, and its secret when that secret is one of
+   * `publicClients`' (else LOCAL_SECRET).
+   */
   customer: 'demo' | 'fresh' | 'recorded';
+  /**
+   * The target's clients whose secret is public and may be written: the demo data's when the target
+   * is a fos-mock (the README prints them); none for a sandbox.
+   */
+  publicClients?: Credentials[];
 }
 
 interface Source {
@@ -43,6 +49,8 @@ export function scenarioFrom(exchanges: Exchange[], options: RecordOptions): Rec
   const keys = idempotencyKeysUsedTwice(exchanges);
   const steps: Step[] = [];
   let clientId: string | undefined;
+  /** The credentials of the last login the target accepted. */
+  let accepted: Credentials | undefined;
 
   const literal = new Set<string>();
   const use = (value: string): string | undefined => {
@@ -64,7 +72,10 @@ export function scenarioFrom(exchanges: Exchange[], options: RecordOptions): Rec
   for (const e of exchanges) {
     const [pathOnly = '/'] = e.path.split('?');
     if (e.method === 'POST' && pathOnly === TOKEN_PATH) {
-      clientId = (parseJson(e.requestBody, e.requestEncoding) as { clientId?: string } | undefined)?.clientId ?? clientId;
+      const login = parseJson(e.requestBody, e.requestEncoding) as Partial<Credentials> | undefined;
+      clientId = login?.clientId ?? clientId;
+      if (e.status === 200 && login?.clientId && login.clientSecret)
+        accepted = { clientId: login.clientId, clientSecret: login.clientSecret };
       continue;
     }
     const path = templatedPath(e.path, use);
@@ -87,7 +98,14 @@ export function scenarioFrom(exchanges: Exchange[], options: RecordOptions): Rec
 
   let customer: CustomerSpec = options.customer === 'recorded' ? 'demo' : options.customer;
   if (options.customer === 'recorded') {
-    if (clientId) {
+    const known = publicLogin(clientId, accepted, options.publicClients ?? []);
+    if (known) {
+      customer = known.clientId === DEMO_CREDENTIALS.clientId ? 'demo' : known;
+      notes.push(
+        `the scenario logs in as ${known.clientId} with its public demo secret, as on the fos-mock it was recorded on: ` +
+          'replay it on a mock serving the demo data',
+      );
+    } else if (clientId) {
       customer = { clientId, clientSecret: LOCAL_SECRET };
       notes.push(
         `the scenario logs in as ${clientId} with the secret ${LOCAL_SECRET} (the one fixtures pull gives it): ` +
@@ -108,6 +126,16 @@ export function scenarioFrom(exchanges: Exchange[], options: RecordOptions): Rec
     steps,
   };
   return { scenario, notes };
+}
+
+/** The last login the target accepted, when it was as `clientId` with a public secret (the demo data's on a fos-mock). */
+function publicLogin(
+  clientId: string | undefined,
+  accepted: Credentials | undefined,
+  publicClients: Credentials[],
+): Credentials | undefined {
+  if (!accepted || accepted.clientId !== clientId) return undefined;
+  return publicClients.find((c) => c.clientId === accepted.clientId && c.clientSecret === accepted.clientSecret);
 }
 
 /** The keys a client sent more than once (a deliberate retry): kept, so the replay retries too. */

@@ -1,11 +1,13 @@
 // The recording session of `fos-mock record` (record.ts registers the command and loads this on
 // first use): the proxy until interrupted, then the scenario and HAR files, with no credential or
 // token in either (record-secrets.ts).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dump } from 'js-yaml';
+import { projectPath } from '../../spec/project-root';
 import { checkScenario } from '../scenarios/loader';
 import { UserError } from '../scenarios/errors';
 import { normaliseBaseUrl } from '../scenarios/http';
+import type { Credentials } from '../scenarios/setup';
 import { startRecorder, type Exchange } from './record-proxy';
 import { harOf } from './record-har';
 import { scenarioFrom, type RecordOptions } from './record-scenario';
@@ -22,18 +24,51 @@ export interface RecordFlags {
   customer: string;
 }
 
+/** What is known of the target: whether it is a fos-mock (it serves the control API). */
+export interface TargetFacts {
+  fosMock: boolean;
+}
+
 const CUSTOMERS = ['recorded', 'demo', 'fresh'];
 
+/** How long the probe of the target waits: a target that does not answer is taken for one without /_mock. */
+const PROBE_MS = 5_000;
+
+/** Whether the target serves GET /_mock/health (a fos-mock); undefined when it cannot be reached. */
+export async function probeFosMock(target: string): Promise<boolean | undefined> {
+  try {
+    const answer = await fetch(`${target}/_mock/health`, { signal: AbortSignal.timeout(PROBE_MS) });
+    await answer.arrayBuffer();
+    return answer.status === 200;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The demo data's clients: their secrets are public (the README prints them). */
+function demoClients(): Credentials[] {
+  const demo = JSON.parse(readFileSync(projectPath('fixtures', 'demo.json'), 'utf8')) as { customers: Credentials[] };
+  return demo.customers.map(({ clientId, clientSecret }) => ({ clientId, clientSecret }));
+}
+
 /** Writes the scenario (checked against its schema) and the HAR file; returns the notes for the user. */
-export function writeRecording(exchanges: Exchange[], flags: RecordFlags, version: string): string[] {
+export function writeRecording(
+  exchanges: Exchange[],
+  flags: RecordFlags,
+  version: string,
+  target: TargetFacts = { fosMock: false },
+): string[] {
   const options: RecordOptions = {
     name: flags.name ?? `session recorded against ${new URL(flags.target).host}`,
     description: `Recorded by fos-mock record from ${flags.target} (${exchanges.length} exchanges).`,
     customer: flags.customer as RecordOptions['customer'],
+    publicClients: target.fosMock ? demoClients() : [],
   };
   const { scenario, notes } = scenarioFrom(exchanges, options);
   const secrets = secretValues(exchanges);
-  const yaml = scrub(dump(scenario, { lineWidth: 140, noRefs: true }), secrets);
+  // `customer:` is written unscrubbed: it holds a public secret only (the demo data's, or fos-mock-local).
+  const { customer, steps, ...head } = scenario;
+  const yaml = [scrub(yamlOf(head), secrets), yamlOf({ customer }), scrub(yamlOf({ steps }), secrets)].join('');
   writeFileSync(flags.out, yaml);
   if (scenario.steps.length > 0) checkScenario(scenario, flags.out);
   if (flags.har) {
@@ -41,6 +76,10 @@ export function writeRecording(exchanges: Exchange[], flags: RecordFlags, versio
     writeFileSync(flags.har, `${scrub(JSON.stringify(har, null, 2), secrets)}\n`);
   }
   return notes;
+}
+
+function yamlOf(value: object): string {
+  return dump(value, { lineWidth: 140, noRefs: true });
 }
 
 /** Resolves on the first SIGINT or SIGTERM (and stops listening for them). */
@@ -65,10 +104,13 @@ export async function recordSession(flags: RecordFlags, version: string): Promis
   const recorder = await startRecorder({ target, port, host: flags.host }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError(`cannot listen on ${flags.host}:${port}: ${error.code ?? error.message}`);
   });
+  // Asked as the session starts; asked again at the end when the target could not be reached then.
+  const probed = probeFosMock(target);
   out(`fos-mock record: point your client at ${recorder.url} (forwarded to ${target}); Ctrl-C writes ${flags.out}`);
   await interrupted();
   await recorder.close();
-  const notes = writeRecording(recorder.exchanges, { ...flags, target }, version);
+  const fosMock = (await probed) ?? (await probeFosMock(target)) ?? false;
+  const notes = writeRecording(recorder.exchanges, { ...flags, target }, version, { fosMock });
   out(`fos-mock record: ${recorder.exchanges.length} exchanges written to ${flags.out}${flags.har ? ` and ${flags.har}` : ''}`);
   for (const note of notes) out(`  note: ${note}`);
 }

@@ -20,7 +20,12 @@ export function registerRecordCommand(cli: Command, version: () => string): void
     .option('--host <host>', 'interface the proxy listens on', '127.0.0.1')
     .option('--har <file>', 'also write the exchanges as a HAR 1.2 file')
     .option('--name <name>', 'the scenario name')
-    .option('--customer <who>', 'whom the scenario logs in as: recorded (the recorded client id), demo or fresh', 'recorded')
+    .option(
+      '--customer <who>',
+      'whom the scenario logs in as: recorded (the recorded client id, with its public secret when the target is a fos-mock ' +
+        'and the client one of its demo clients, else fos-mock-local), demo or fresh',
+      'recorded',
+    )
     .action(async (flags: RecordFlags) =>
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when a recording starts, not by `serve`
       guarded(() => (require('./record-session') as typeof import('./record-session')).recordSession(flags, version())),

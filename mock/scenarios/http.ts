@@ -40,7 +40,7 @@ export class MockClient {
 
   constructor(
     baseUrl: string,
-    private readonly role: TargetRole = MOCK,
+    readonly role: TargetRole = MOCK,
   ) {
     this.baseUrl = normaliseBaseUrl(baseUrl, role);
   }

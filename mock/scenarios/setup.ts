@@ -3,9 +3,17 @@
 // `accounts.editable`, found by asking the mock rather than assumed.
 import { UserError } from './errors';
 import { describeAnswer, type HttpAnswer, type MockClient } from './http';
-import type { Scenario } from './types';
+import type { CustomerSpec, Scenario } from './types';
 
 export const DEMO_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+
+/** The client secret a recorded scenario logs in with, and the one `fixtures pull` gives the customers it writes. */
+export const LOCAL_SECRET = 'fos-mock-local';
+
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+}
 
 export interface CustomerBuiltIns {
   id: string;
@@ -66,7 +74,7 @@ export async function prepareSession(client: MockClient, scenario: Scenario, con
   const login = credentials;
   const fetchToken = async () => {
     const answer = await client.send('POST', '/api/oauth/client/token', { body: login });
-    if (answer.status === 401) throw new SetupError(`the mock refused the credentials of ${login.clientId} (${describeAnswer(answer)})`);
+    if (answer.status === 401) throw refused(client, spec, login, answer);
     expectStatus(answer, 200, 'POST /api/oauth/client/token');
     return (answer.body as { accessToken: string }).accessToken;
   };
@@ -98,6 +106,25 @@ export async function prepareSession(client: MockClient, scenario: Scenario, con
 
   if (control) session.accounts.funded = await mostBrl(client, session.customer.accounts);
   return session;
+}
+
+/** A refused login, and what to do about it: the scenario field or the option that gives the credentials. */
+function refused(client: MockClient, spec: CustomerSpec, login: Credentials, answer: HttpAnswer): SetupError {
+  const who = client.role.kind === 'target' ? `${client.baseUrl} (${client.role.flag})` : 'the mock';
+  const what = `${who} refused the credentials of ${login.clientId} (${describeAnswer(answer)})`;
+  if (spec === 'fresh') return new SetupError(what); // credentials the mock has just made
+  const others = `or {clientId, clientSecret} of a client ${client.role.kind === 'target' ? 'it' : 'this mock'} knows`;
+  let fix: string;
+  if (spec === 'demo')
+    fix = `customer: demo is demo-client of the demo data, not served there: set the scenario's customer: to fresh ${others}`;
+  else if (client.role.kind === 'target') fix = `give its secret for ${login.clientId} with --compare-secret (or FOS_COMPARE_SECRET)`;
+  else if (spec.clientSecret === LOCAL_SECRET)
+    fix =
+      `${LOCAL_SECRET} is the secret \`fos-mock fixtures pull\` gives the customers it writes: run the scenario on a mock serving ` +
+      "those fixtures (fos-mock serve --fixtures <file>), or set the scenario's customer: to demo (demo-client, on a mock serving " +
+      `the demo data), fresh (a customer of its own) ${others}`;
+  else fix = `set the scenario's customer: to the clientId and clientSecret this mock knows, or to demo or fresh`;
+  return new SetupError(`${what}: ${fix}`);
 }
 
 /** The account holding the most BRL (GET /_mock/accounts/{id}/balances), first one on a tie. */

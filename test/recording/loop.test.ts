@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pullFixtures } from '../../mock/cli/fixtures-pull';
 import { startRecorder } from '../../mock/cli/record-proxy';
-import { writeRecording } from '../../mock/cli/record-session';
+import { probeFosMock, writeRecording } from '../../mock/cli/record-session';
 import { program } from '../../mock/main';
 import { runScenario } from '../../mock/scenarios';
 import { captured, listeningMock, type ListeningMock } from '../scenarios/support';
@@ -17,7 +17,8 @@ let sandbox: ListeningMock;
 let local: ListeningMock;
 
 beforeAll(async () => {
-  sandbox = await listeningMock();
+  // A sandbox serves no /_mock: the recording cannot take it for a fos-mock.
+  sandbox = await listeningMock({ controlApi: false });
   const fixtures = join(folder, 'sandbox.json');
   await pullFixtures({
     url: sandbox.url,
@@ -65,6 +66,7 @@ describe('record the sandbox, replay on the mock, read the fidelity report', () 
       recorder.exchanges,
       { target: sandbox.url, out: session, port: '0', host: '127.0.0.1', customer: 'recorded', name: 'a withdrawal' },
       '0.0.0',
+      { fosMock: (await probeFosMock(sandbox.url)) ?? false },
     );
     expect(notes).toEqual([expect.stringContaining('logs in as demo-client with the secret fos-mock-local')]);
 

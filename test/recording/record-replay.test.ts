@@ -115,7 +115,7 @@ describe('fos-mock record', () => {
     expect(replay.passed).toBe(true);
   });
 
-  it('When the command is interrupted, then it writes the scenario and the HAR file and says what it wrote', async () => {
+  it('When the command in front of a mock is interrupted, then it writes both files, says so, and the scenario replays there', async () => {
     const port = await freePort();
     const out = join(folder, 'cli.yaml');
     const har = join(folder, 'cli.har');
@@ -142,10 +142,17 @@ describe('fos-mock record', () => {
     child.kill('SIGINT');
     expect(await within('the recorder to exit', ended)).toBe(0);
     expect(stdout).toContain(`fos-mock record: 2 exchanges written to ${out} and ${har}`);
-    expect(stdout).toContain('note: the scenario logs in as demo-client with the secret fos-mock-local');
+    // The target is a fos-mock (it serves /_mock/health) and demo-client logged in with its public secret.
+    expect(stdout).toContain(
+      'note: the scenario logs in as demo-client with its public demo secret, as on the fos-mock it was recorded on',
+    );
     const scenario = loadScenarioFile(out);
-    expect(scenario.customer).toEqual({ clientId: 'demo-client', clientSecret: 'fos-mock-local' });
+    expect(scenario.customer).toBe('demo');
     expect(scenario.steps).toEqual([{ call: 'GET /api/accounts', expect: { status: 200 } }]);
     expect(readFileSync(har, 'utf8')).not.toContain(accessToken);
+    // Replayed on the mock it was recorded on, as `scenario run <file> --url <it>` does.
+    const replay = await runScenario(out, { baseUrl: target.url });
+    expect(replay.steps.filter((s) => !s.ok)).toEqual([]);
+    expect(replay.passed).toBe(true);
   });
 });
