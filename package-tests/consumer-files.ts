@@ -133,3 +133,68 @@ export const NODE_TEST_ES_MODULE = runnerTest(
   `import test from 'node:test';\nimport assert from 'node:assert/strict';\n${IMPORT_MOCK}`,
   ASSERT_SETTLED,
 );
+
+/**
+ * Every export of the package, and a type from each of its type entry points, used with their
+ * declared types: a team's strict compile of it checks the whole graph of shipped declarations
+ * (`--skipLibCheck false`). Compiled as an ES module (.mts) and as CommonJS (.cts); never run.
+ */
+export const TYPED_EVERY_EXPORT = `import {
+  assertVerified,
+  ConfigError,
+  connectMock,
+  ControlClient,
+  ControlError,
+  CustomerHandle,
+  defaultConfig,
+  describeVerdict,
+  startMock,
+  VerificationError,
+  verificationMatchers,
+  type Config,
+  type ConnectOptions,
+  type CountExpectation,
+  type DeliveryPattern,
+  type DeliveryVerdict,
+  type JournalFilter,
+  type RateLimit,
+  type RequestPattern,
+  type RequestVerdict,
+  type RunningMock,
+  type StartMockOptions,
+} from 'fos-mock';
+import type { components } from 'fos-mock/api-types';
+import type { components as Control } from 'fos-mock/control-api-types';
+
+type Account = components['schemas']['Account'];
+type Health = Control['schemas']['Health'];
+
+export async function everyExport(options: StartMockOptions, connect: ConnectOptions): Promise<string[]> {
+  const config: Config = { ...defaultConfig(), port: 0 };
+  const limit: RateLimit | null = config.rateLimit;
+  const mock: RunningMock = await startMock({ ...options, autoSettleMs: null });
+  const shared: ControlClient = await connectMock(mock.url, connect);
+  const alice: CustomerHandle = await shared.customer('alice');
+  const count: CountExpectation = { atLeast: 1 };
+  const request: RequestPattern = { method: 'POST', path: '/v1/quotes' };
+  const requests: RequestVerdict = await assertVerified(alice.verify(request, count));
+  const delivery: DeliveryPattern = { eventType: 'OPERATION_COMPLETED' };
+  const deliveries: DeliveryVerdict = await alice.deliveries.verify(delivery, { exactly: 0 });
+  const filter: JournalFilter = { limit: 5 };
+  const journal = await alice.journal(filter);
+  const health: Health = await new ControlClient(mock.url).health();
+  const account: Account | undefined = undefined;
+  const lines = [describeVerdict(requests), describeVerdict(deliveries), String(journal.length), health.status];
+  lines.push(String(limit), String(account));
+  try {
+    await assertVerified(alice.verify({ method: 'DELETE', path: '/v1/quotes' }));
+  } catch (error) {
+    if (error instanceof VerificationError) lines.push(String(error.verdict.count));
+    if (error instanceof ControlError) lines.push(String(error.status));
+    if (error instanceof ConfigError) lines.push(error.message);
+  }
+  lines.push(String(verificationMatchers.toHold(requests).pass));
+  await mock.close();
+  return lines;
+}
+`;

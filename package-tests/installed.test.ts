@@ -2,12 +2,14 @@
 // into a fresh project by a plain `npm install`, and there, without this repository: the install
 // stays light; `npx fos-mock serve` answers a token request and serves its pages; a strictly
 // type-checked TypeScript file, a CommonJS file and an ES module each make a deposit with
-// startMock(); `npx fos-mock contract` says what to install while jest is missing; then, with
-// jest, jest-junit and vitest added as a team adds them, a startMock() test passes under jest's
-// defaults (CommonJS, and its ES module mode), vitest and node --test, and the contract command
-// passes against a served mock; then again on jest 30. Run by `npm run test:package` (CI).
+// startMock(); the shipped declarations pass a strict compile without skipLibCheck and bring in no
+// other package's types; `npx fos-mock contract` says what to install while jest is missing; then,
+// with the newest jest 30, jest-junit and vitest added as a team adds them, a startMock() test
+// passes under jest's defaults (CommonJS, and its ES module mode), vitest and node --test, and the
+// contract command passes against a served mock; then on the oldest versions the package takes
+// (jest 29.7, jest-junit 16). Run by `npm run test:package` (CI).
 import { type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -19,6 +21,7 @@ import {
   JEST_ES_MODULE,
   NODE_TEST_COMMONJS,
   NODE_TEST_ES_MODULE,
+  TYPED_EVERY_EXPORT,
   TYPESCRIPT,
   VITEST_ES_MODULE,
 } from './consumer-files';
@@ -28,7 +31,7 @@ import { MINUTE, addDevPackages, freshProject, output, pack, run as runIn, serve
 const MAX_PACKAGES = 150;
 const MAX_MEBIBYTES = 50;
 /** The one line `fos-mock contract` prints while its runner is missing. */
-const RUNNER_INSTALL = 'npm install --save-dev jest@29 jest-junit';
+const RUNNER_INSTALL = 'npm install --save-dev jest@30 jest-junit@17';
 
 let project: string;
 let tarball: string;
@@ -42,6 +45,10 @@ async function serve(): Promise<{ url: string; child: ChildProcess }> {
   children.push(served.child);
   return served;
 }
+
+/** The version of a package installed in the project. */
+const installedVersion = (name: string) =>
+  (JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Writes a file into the project, its folder made first. */
 function write(file: string, text: string): void {
@@ -196,6 +203,45 @@ describe('startMock() in a team’s own code', () => {
   );
 
   it(
+    'every export type-checks under --strict --skipLibCheck false (nodenext, .mts and .cts), reading no other package’s types',
+    () => {
+      writeFileSync(join(project, 'every-export.mts'), TYPED_EVERY_EXPORT);
+      writeFileSync(join(project, 'every-export.cts'), TYPED_EVERY_EXPORT);
+      const tsc = projectPath('node_modules', 'typescript', 'bin', 'tsc');
+      for (const file of ['every-export.mts', 'every-export.cts']) {
+        const compiled = run(process.execPath, [
+          tsc,
+          '--noEmit',
+          '--strict',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--skipLibCheck',
+          'false',
+          '--typeRoots',
+          projectPath('node_modules', '@types'),
+          '--types',
+          'node',
+          '--listFiles',
+          file,
+        ]);
+        // Node's own types come from this repository (--typeRoots); any other declaration read from
+        // the project's node_modules is a package the shipped types drag in (ioredis's need skipLibCheck).
+        const ownModules = join(realpathSync(project), 'node_modules') + '/';
+        const reached = compiled.stdout
+          .split('\n')
+          .filter((line) => line.startsWith(ownModules))
+          .map((line) => /^(@[^/]+\/)?[^/]+/.exec(line.slice(ownModules.length))![0]);
+        expect({ file, errors: compiled.stdout.split('\n').filter((line) => /error TS\d+/.test(line)) }).toEqual({ file, errors: [] });
+        expect({ file, status: compiled.status }).toEqual({ file, status: 0 });
+        expect({ file, packages: [...new Set(reached)] }).toEqual({ file, packages: ['fos-mock'] });
+      }
+    },
+    5 * MINUTE,
+  );
+
+  it(
     'a CommonJS file requires it and makes a deposit',
     () => {
       writeFileSync(join(project, 'consumer.cjs'), COMMONJS);
@@ -233,7 +279,12 @@ describe('npx fos-mock contract, before jest is installed', () => {
 });
 
 describe('startMock() under each test runner, as a team adds them', () => {
-  beforeAll(() => addDevPackages(project, ['jest@29', 'jest-junit', 'vitest@4']), 10 * MINUTE);
+  beforeAll(() => addDevPackages(project, ['jest@30', 'jest-junit@17', 'vitest@4']), 10 * MINUTE);
+
+  it('the runner installed is the newest jest major the package takes, with the newest jest-junit', () => {
+    expect(installedVersion('jest')).toMatch(/^30\./);
+    expect(installedVersion('jest-junit')).toMatch(/^17\./);
+  });
 
   it(
     'jest with its defaults (no configuration): a CommonJS test file',
@@ -283,7 +334,7 @@ describe('startMock() under each test runner, as a team adds them', () => {
   );
 });
 
-describe('npx fos-mock contract, with jest and jest-junit installed', () => {
+describe('npx fos-mock contract, with jest 30 and jest-junit 17 installed', () => {
   it(
     'passes against a served mock, writes a JUnit file and the Markdown summary, and ends by itself',
     async () => {
@@ -304,12 +355,14 @@ describe('npx fos-mock contract, with jest and jest-junit installed', () => {
   );
 });
 
-describe('with jest 30, the current major, instead of 29', () => {
-  beforeAll(() => addDevPackages(project, ['jest@30']), 10 * MINUTE);
+describe('with the oldest versions the package takes instead: jest 29.7 and jest-junit 16', () => {
+  beforeAll(() => addDevPackages(project, ['jest@29.7', 'jest-junit@16']), 10 * MINUTE);
 
   it(
     'the startMock() test passes under its defaults, and npx fos-mock contract runs on it',
     async () => {
+      expect(installedVersion('jest')).toMatch(/^29\.7\./);
+      expect(installedVersion('jest-junit')).toMatch(/^16\./);
       const tests = run('npx', ['--no-install', 'jest', 'jest-tests/']);
       expect(output(tests)).toMatch(/^exit 0/);
       expect(tests.stderr).toMatch(/Tests:\s+1 passed, 1 total/);

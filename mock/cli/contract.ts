@@ -17,8 +17,11 @@ import { guarded, out, type Env } from './target';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a require inside `deferred` is what defers the load
 const jestCli = deferred(() => require('jest') as typeof import('jest'));
 
-/** What to install for the command, the one line it prints when its runner is missing. */
-export const RUNNER_INSTALL = 'npm install --save-dev jest@29 jest-junit';
+/**
+ * What to install for the command, the one line it prints when its runner is missing: the newest
+ * majors the peer dependencies take (jest 29.7 or 30, jest-junit 16 or 17).
+ */
+export const RUNNER_INSTALL = 'npm install --save-dev jest@30 jest-junit@17';
 
 /** The runner's packages this run needs and cannot find: jest, and jest-junit for --junit. */
 export function missingRunner(flags: ContractFlags, find: (name: string) => unknown = require.resolve): string[] {

@@ -5,9 +5,9 @@
 import type { components as Control, operations as ControlOperations } from '../../spec/generated/control-api-types';
 import type { components as Service } from '../../spec/generated/api-types';
 import { loadDocument } from '../../spec/contract/document';
+import type { BodyOf, PathOf } from '../../spec/operation-parts';
 import { CONTROL_DOCUMENT_PATH } from '../control/contract';
 import { deferred } from '../lazy/deferred';
-import type { BodyOf, PathOf } from '../resources/types';
 import { describeError, MockClient } from '../scenarios/http';
 
 type Id = keyof ControlOperations;

@@ -2,24 +2,8 @@
 // the API document (its operation's path parameters, query and body, as generated in
 // spec/generated), never Express or Node objects, and answers a status and a body.
 import type { operations } from '../../spec/generated/api-types';
+import type { BodyOf, PathOf, QueryOf } from '../../spec/operation-parts';
 import type { Services } from '../services';
-
-/** The application/json content of a request body or response, if it has one. */
-type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : undefined;
-type Defined<T, Else> = [NonNullable<T>] extends [never] ? Else : NonNullable<T>;
-
-/** An operation's path parameters; none is an empty object. */
-export type PathOf<Op> = Op extends { parameters: { path?: infer Path } } ? Defined<Path, Record<string, never>> : Record<string, never>;
-/** An operation's query, after validation (coerced, the document's defaults filled in). */
-export type QueryOf<Op> = Op extends { parameters: { query?: infer Query } }
-  ? Defined<Query, Record<string, never>>
-  : Record<string, never>;
-/** An operation's JSON body: required, optional (may be absent) or none. */
-export type BodyOf<Op> = Op extends { requestBody: infer Body }
-  ? JsonOf<Body>
-  : Op extends { requestBody?: infer Body }
-    ? JsonOf<NonNullable<Body>> | undefined
-    : undefined;
 
 export interface HandlerContext<Op> {
   /** The authenticated customer; empty for the token call. */
