@@ -3,6 +3,7 @@
 // items must match. Pure: the journal's requests or the webhook messages in, the verdict out
 // (the matches, and when too few matched, the items that came closest with every difference).
 import { ServiceError } from '../errors/catalogue';
+import { compileUserPattern, PatternError, type UserPattern } from '../shared';
 
 export interface CountExpectation {
   exactly?: number;
@@ -36,7 +37,10 @@ export interface Verdict<T> {
   nearMisses: Array<{ item: T; differences: Difference[] }>;
 }
 
-/** Values longer than this (as text) are cut before `contains` and `matches` read them: a bound on what a pattern costs. */
+/**
+ * Values longer than this (as text) are cut before `contains` and `matches` read them: with a
+ * linear-time engine, a bound on what a pattern costs.
+ */
 const TEXT_LIMIT = 16 * 1024;
 
 function invalid(field: string, message: string): ServiceError {
@@ -82,18 +86,17 @@ function sameValue(expected: unknown, actual: unknown): boolean {
 }
 
 /**
- * A value test from `equals`, `contains` or `matches`, compiled once; an invalid regular
- * expression is a 400 naming `field`. The control API answers only its own machine and its
- * allowed hosts, and a pattern is at most 200 characters over at most 16 KiB: a pathological
- * expression can stall only the tester's own mock, briefly.
+ * A value test from `equals`, `contains` or `matches`, compiled once; a pattern the linear-time
+ * engine refuses is a 400 naming `field` (see mock/shared/user-pattern.ts).
  */
 export function valueTest(match: ValueMatch, field: string): { expected: string; test(actual: unknown): boolean } {
   if (match.matches !== undefined) {
-    let pattern: RegExp;
+    let pattern: UserPattern;
     try {
-      pattern = new RegExp(match.matches, 'u');
+      pattern = compileUserPattern(match.matches);
     } catch (error) {
-      throw invalid(`${field}.matches`, `not a regular expression: ${(error as Error).message}`);
+      if (error instanceof PatternError) throw invalid(`${field}.matches`, error.message);
+      throw error;
     }
     return { expected: `matches /${match.matches}/`, test: (actual) => actual !== undefined && pattern.test(asText(actual)) };
   }

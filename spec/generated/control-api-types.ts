@@ -1035,8 +1035,8 @@ export interface paths {
          * Verify how many requests matched a pattern
          * @description Counts the journal's requests that match `request` (every field given must hold: method,
          *     `path` as a template or a `*`/`**` pattern, `customerId`, `status`, body fields by JSON
-         *     path and headers, each with `equals`, `contains` or `matches` - a regular expression of
-         *     at most 200 characters) and checks the count against `count` (`exactly`, `atLeast`,
+         *     path and headers, each with `equals`, `contains` or `matches` - a regular expression in
+         *     RE2 syntax of at most 200 characters, matched in linear time) and checks the count against `count` (`exactly`, `atLeast`,
          *     `atMost`; at least 1 when absent). `ok` says whether it holds; `matches` lists the
          *     requests that matched, newest first. When it does not hold, `nearMisses` lists the
          *     requests that came closest (fewest differences, then newest), each with every
@@ -1569,18 +1569,20 @@ export interface components {
             atLeast?: number;
             atMost?: number;
         };
-        /** @description A body field by JSON path (`$.a.b`, `$.items[0].id`; `$` is the whole body) and one of `equals` (any JSON value; a string also equals a number written the same), `contains` (a substring of the value as text) or `matches` (a regular expression the value as text must match). */
+        /** @description A body field by JSON path (`$.a.b`, `$.items[0].id`; `$` is the whole body) and one of `equals` (any JSON value; a string also equals a number written the same), `contains` (a substring of the value as text) or `matches` (a regular expression the value as text must match). `matches` is RE2 syntax, matched in time linear in the text: no backreferences or lookaround, flags inline (`(?i)`, `(?s)`, `(?m)`), a repeat count of at most 1000, a compiled program of at most 1000 instructions; a pattern refused is a 400 VALIDATION_ERROR naming the field (`body.request.body[0].matches`) with the reason. */
         FieldMatcher: {
             path: string;
             equals?: unknown;
             contains?: string;
+            /** @description A regular expression in RE2 syntax, found anywhere in the value as text unless anchored; matched in time linear in the text. */
             matches?: string;
         } & (unknown | unknown | unknown);
-        /** @description A request header by name (any case) and what its value must be. */
+        /** @description A request header by name (any case) and what its value must be; `matches` is RE2 syntax, as in FieldMatcher. */
         HeaderMatcher: {
             name: string;
             equals?: string;
             contains?: string;
+            /** @description A regular expression in RE2 syntax, found anywhere in the value as text unless anchored; matched in time linear in the text. */
             matches?: string;
         } & (unknown | unknown | unknown);
         /** @description What a request must be to match; every field given must hold. */

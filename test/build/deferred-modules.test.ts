@@ -1,12 +1,12 @@
 // `serve` answers sooner for what it does not load: a mock without REDIS_URL never loads the
-// Redis client, and the webhook client and the BR Code library wait for their first use
-// (mock/lazy/, mock/store/index.ts `redisParts`). Checked in a fresh Node process, whose module
-// cache is Node's own (Jest's registry would not tell).
+// Redis client, and the webhook client, the BR Code library and the regular-expression engine
+// wait for their first use (mock/lazy/, mock/store/index.ts `redisParts`). Checked in a fresh
+// Node process, whose module cache is Node's own (Jest's registry would not tell).
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
 import { projectPath } from '../../spec/project-root';
 
-const DEFERRED = ['ioredis', 'undici', 'pix-utils'];
+const DEFERRED = ['ioredis', 'undici', 'pix-utils', 're2js'];
 
 const SCRIPT = `
 const { createApp } = require(${JSON.stringify(projectPath('mock', 'app.ts'))});
@@ -17,7 +17,7 @@ createApp({ config: { logLevel: 'silent' } }).then(async (app) => {
 });`;
 
 describe('what a mock in memory loads at start-up', () => {
-  it('a mock without REDIS_URL loads no Redis client, no webhook client and no BR Code library', () => {
+  it('a mock without REDIS_URL loads no Redis client, no webhook client, no BR Code library and no regular-expression engine', () => {
     const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', SCRIPT], { cwd: projectPath(), encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual([]);
