@@ -71,7 +71,7 @@ export interface AppOptions {
   random?: () => number;
   /** The /docs renderer's bundle; found in node_modules by default (undefined: /docs answers 501). */
   docsRenderer?: string | null;
-  /** Resolves subscription host names (production URL policy); the system resolver by default. */
+  /** Resolves subscription host names (URL policies); the system resolver by default. */
   lookup?: HostLookup;
   /** Load the validators `npm run build` generated instead of compiling them (spec/contract/standalone.ts); `serve` sets it. */
   precompiled?: boolean;
