@@ -115,6 +115,11 @@ export function isNeverReceiver(address: string): boolean {
   return literal !== undefined && never.check(literal.address, literal.family);
 }
 
+/** An address a delivery must not connect to, whatever the name resolved to when it was judged: non-public under production, link-local, unspecified or metadata under every policy. */
+export function connectRefused(address: string, policy: UrlPolicy): boolean {
+  return policy === 'production' ? isNonPublicAddress(address) : isNeverReceiver(address);
+}
+
 const PLAIN_HTTP = 'must use HTTPS (plain HTTP is accepted only for loopback and private receivers)';
 const NEVER = 'must not reach a link-local, unspecified or cloud metadata address';
 export const NEVER_A_RECEIVER = `${NEVER} (refused under every URL policy)`;
