@@ -179,9 +179,12 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
   };
-  // A replaced delivery (tests of the dispatcher) holds no connections of ours to close.
+  // Connections resolve with the app's resolver, refusing what the URL policy refuses (DNS rebinding).
   const connectionLookup = connectLookup(deps.lookup, (address) => connectRefused(address, config.urlPolicy));
-  const delivery: HttpDelivery = options.deliver ? { send: options.deliver, close: () => Promise.resolve() } : httpDelivery(connectionLookup);
+  // A replaced delivery (tests of the dispatcher) holds no connections of ours to close.
+  const delivery: HttpDelivery = options.deliver
+    ? { send: options.deliver, close: () => Promise.resolve() }
+    : httpDelivery(connectionLookup);
   // STATE_FILE: the state written after every change (any request that is not a read, any job's
   // event, any delivery attempt), from the snapshot of the control context made below (taken
   // only once the app is assembled).

@@ -5,10 +5,10 @@
 // can subscribe without TLS; plain HTTP to a public address stays refused.
 // Under every policy a link-local, unspecified or cloud metadata address is refused, in any
 // spelling: no receiver has one, and cloud machines keep their credentials behind them.
-// The checks here are pure. A host name is resolved by the subscription service (create, update)
-// and again before each delivery (DNS rebinding): under production every address must be public,
-// under development a plain-HTTP name's every address private, and an HTTPS name's none link-local
-// or metadata; the addresses are judged here.
+// The checks here are pure. A host name is resolved by the subscription service (create, update),
+// again before each delivery and by the delivery's connection (DNS rebinding): under production
+// every address must be public, under development a plain-HTTP name's every address private, and
+// an HTTPS name's none link-local or metadata; the addresses are judged here.
 import { BlockList, isIP } from 'node:net';
 
 /** development (the default) also accepts plain-HTTP loopback and private receivers; production does not. */
@@ -43,7 +43,7 @@ function subnets(ipv4: readonly Subnet[], ipv6: readonly Subnet[], carried = fal
   return list;
 }
 
-/** Where a receiver on this machine or its private networks is: loopback, private, shared (container and carrier networks), unique-local. */
+/** Where a receiver on this machine or its networks is: loopback, private, shared (container and carrier networks), unique-local. */
 const PRIVATE_V4: Subnet[] = [
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -80,7 +80,11 @@ const never = subnets(NEVER_V4, NEVER_V6, true);
 // Accepted only as written (or IPv4-mapped): an address a NAT64 gateway would translate is not a local receiver.
 const privateNets = subnets(PRIVATE_V4, PRIVATE_V6);
 /** Not public: the private ones, those refused under every policy, and the multicast and reserved ranges. */
-const nonPublic = subnets([...PRIVATE_V4, ...NEVER_V4, ['224.0.0.0', 4], ['240.0.0.0', 4]], [...PRIVATE_V6, ...NEVER_V6, ['ff00::', 8]], true);
+const RESERVED_V4: Subnet[] = [
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
+const nonPublic = subnets([...PRIVATE_V4, ...NEVER_V4, ...RESERVED_V4], [...PRIVATE_V6, ...NEVER_V6, ['ff00::', 8]], true);
 
 /** The literal address of a URL host or a resolved address, unwrapping [v6], a zone id and IPv4-mapped IPv6. */
 function literalAddress(hostname: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
@@ -115,7 +119,10 @@ export function isNeverReceiver(address: string): boolean {
   return literal !== undefined && never.check(literal.address, literal.family);
 }
 
-/** An address a delivery must not connect to, whatever the name resolved to when it was judged: non-public under production, link-local, unspecified or metadata under every policy. */
+/**
+ * An address a delivery must not connect to, whatever the name resolved to when it was judged:
+ * a non-public one under production, a link-local, unspecified or metadata one under every policy.
+ */
 export function connectRefused(address: string, policy: UrlPolicy): boolean {
   return policy === 'production' ? isNonPublicAddress(address) : isNeverReceiver(address);
 }

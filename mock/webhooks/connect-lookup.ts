@@ -24,7 +24,11 @@ export function connectLookup(resolve: HostLookup, refused: (address: string) =>
         const wanted = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
         const first = wanted[0];
         if (first === undefined) return callback(failure('ENOTFOUND', `getaddrinfo ENOTFOUND ${hostname}`), '');
-        if (options.all) return callback(null, wanted.map(({ address, family: f }) => ({ address, family: f })));
+        if (options.all)
+          return callback(
+            null,
+            wanted.map(({ address, family: f }) => ({ address, family: f })),
+          );
         return callback(null, first.address, first.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, ''),

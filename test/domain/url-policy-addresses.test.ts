@@ -24,7 +24,7 @@ describe('plain HTTP', () => {
 });
 
 describe('which host is resolved, and what its addresses must be', () => {
-  it('a host name under production (all public); under development a name other than localhost (plain HTTP: all private; HTTPS: a possible receiver)', () => {
+  it('a name under production (all public); under development, not localhost (plain HTTP: all private; HTTPS: a receiver)', () => {
     expect(resolutionNeeded('https://hooks.example.com/x', 'production')).toEqual({ host: 'hooks.example.com', must: 'public' });
     expect(resolutionNeeded('http://host.docker.internal:9000/hooks', 'development')).toEqual({
       host: 'host.docker.internal',

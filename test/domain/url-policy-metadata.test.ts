@@ -96,7 +96,8 @@ describe('what stays accepted next to them', () => {
 });
 
 describe("a host name's addresses", () => {
-  const at = (...addresses: string[]): ResolvedAddress[] => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const at = (...addresses: string[]): ResolvedAddress[] =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it.each([
     ['169.254.169.254'],

@@ -206,7 +206,7 @@ describe('the development policy', () => {
     await h?.close();
   });
 
-  it('resolves no address literal: plain HTTP to loopback and private addresses; HTTPS to a name that does not resolve is accepted', async () => {
+  it('resolves no address literal (plain HTTP to loopback and private ones); accepts HTTPS to a name that does not resolve', async () => {
     await api.post('/api/subscriptions', { url: 'http://127.0.0.1:9/hooks', resources: operationsOnly }).expect(201);
     await api.post('/api/subscriptions', { url: 'http://10.88.0.9:9000/hooks', resources: operationsOnly }).expect(201);
     await api.post('/api/subscriptions', { url: 'http://93.184.216.34/hooks', resources: operationsOnly }).expect(400);

@@ -145,16 +145,19 @@ describe('before each delivery, a name that now resolves to a metadata address i
     ['development', 'a plain-HTTP name of a private receiver', 'http://rebinding.example.com:9000/hooks', '10.89.0.7', 'fe80::1'],
     ['development', 'a plain-HTTP name', 'http://rebinding.example.com:9000/hooks', '10.89.0.7', '100.100.100.200'],
     ['production', 'an HTTPS name', 'https://rebinding.example.com/hooks', '93.184.215.14', '169.254.169.254'],
-  ] as Array<['development' | 'production', string, string, string, string]>)('under %s, %s: FAILED, httpStatus 0, nothing sent', async (urlPolicy, _kind, url, before, after) => {
-    await start(urlPolicy);
-    const name = new URL(url).hostname;
-    dns.set(name, before);
-    const sub = (await api.post('/api/subscriptions', { url, resources: operationsOnly }).expect(201)).body;
-    dns.set(name, after);
-    await deposit(api, h);
-    expect(sent).toEqual([]);
-    expect(await onlyLog(sub.id)).toMatchObject({ status: 'FAILED', httpStatus: 0, error: REFUSED, url });
-  });
+  ] as Array<['development' | 'production', string, string, string, string]>)(
+    'under %s, %s: FAILED, httpStatus 0, nothing sent',
+    async (urlPolicy, _kind, url, before, after) => {
+      await start(urlPolicy);
+      const name = new URL(url).hostname;
+      dns.set(name, before);
+      const sub = (await api.post('/api/subscriptions', { url, resources: operationsOnly }).expect(201)).body;
+      dns.set(name, after);
+      await deposit(api, h);
+      expect(sent).toEqual([]);
+      expect(await onlyLog(sub.id)).toMatchObject({ status: 'FAILED', httpStatus: 0, error: REFUSED, url });
+    },
+  );
 
   it.each([
     ['a plain-HTTP name resolving to a private address', 'http://receiver:9000/hooks', '10.89.0.7'],
