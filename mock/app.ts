@@ -27,7 +27,7 @@ import { createLogger, requestLog } from './http/logging';
 import { controlRouter } from './control/router';
 import { inspectorRouter } from './inspector/page';
 import { CursorCodec } from './domain/pagination/cursor';
-import type { HostLookup } from './domain/url-policy';
+import { connectRefused, type HostLookup } from './domain/url-policy';
 import { EventBus } from './events/event-bus';
 import { EventOutbox } from './events/outbox';
 import { LIVE_TOPICS, LiveFeed } from './events/live-feed';
@@ -50,6 +50,7 @@ import type { Deps } from './services/deps';
 import { createServices, type Services } from './services';
 import { MemoryJobQueue, MemoryStore, redisParts, type RedisSharedState, type RedisStore, type Store } from './store';
 import { httpDelivery, type Deliver, type HttpDelivery } from './webhooks/deliver';
+import { connectLookup } from './webhooks/connect-lookup';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
 /** The control API's reads of what the inspector shows (tag Inspector), and the page itself. */
@@ -72,7 +73,7 @@ export interface AppOptions {
   random?: () => number;
   /** The /docs renderer's bundle; found in node_modules by default (undefined: /docs answers 501). */
   docsRenderer?: string | null;
-  /** Resolves subscription host names (production URL policy); the system resolver by default. */
+  /** Resolves subscription host names (URL policies, and the deliveries' connections); the system resolver by default. */
   lookup?: HostLookup;
   /** Load the validators `npm run build` generated instead of compiling them (spec/contract/standalone.ts); `serve` sets it. */
   precompiled?: boolean;
@@ -183,8 +184,12 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
     newId: randomUUID,
     lookup: options.lookup ?? ((hostname) => dns.lookup(hostname, { all: true })),
   };
+  // Connections resolve with the app's resolver, refusing what the URL policy refuses (DNS rebinding).
+  const connectionLookup = connectLookup(deps.lookup, (address) => connectRefused(address, config.urlPolicy));
   // A replaced delivery (tests of the dispatcher) holds no connections of ours to close.
-  const delivery: HttpDelivery = options.deliver ? { send: options.deliver, close: () => Promise.resolve() } : httpDelivery();
+  const delivery: HttpDelivery = options.deliver
+    ? { send: options.deliver, close: () => Promise.resolve() }
+    : httpDelivery(connectionLookup);
   // STATE_FILE: the state written after every change (any request that is not a read, any job's
   // event, any delivery attempt), from the snapshot of the control context made below (taken
   // only once the app is assembled).

@@ -97,7 +97,7 @@ export interface Config {
   controlApi: boolean;
   /** Demo data loaded at start and on reset (env FIXTURES). */
   fixturesPath: string;
-  /** Subscription URL policy: development also accepts plain HTTP to loopback and private addresses (env URL_POLICY). */
+  /** Subscription URL policy: development also takes plain HTTP to loopback and private addresses, never metadata (env URL_POLICY). */
   urlPolicy: UrlPolicy;
   /** Webhook delivery time-out in ms (env WEBHOOK_TIMEOUT_MS, default 10 s). */
   webhookTimeoutMs: number;

@@ -31,6 +31,6 @@ export interface Deps {
   scheduler: Scheduler;
   reference: ReferenceData;
   newId: () => string;
-  /** Resolves subscription host names for the production URL policy (dns.promises.lookup with all: true by default). */
+  /** Resolves subscription host names for the URL policies (dns.promises.lookup with all: true by default). */
   lookup: HostLookup;
 }

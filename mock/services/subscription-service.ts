@@ -6,7 +6,7 @@ import { EXECUTION_LOG_FIELDS, FilterSyntaxError, matchesFilter, parseFilter, ty
 import { RESOURCE_EVENTS, RESOURCE_NAMES } from '../domain/event-catalogue';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { ExecutionLog, Schemas, Subscription, SubscriptionRecord } from '../domain/records';
-import { resolutionNeeded, resolvedProblem, urlProblem, type ResolvedAddress } from '../domain/url-policy';
+import { RESOLVES_TO_NEVER, resolutionNeeded, resolvedProblem, urlProblem, type ResolvedAddress } from '../domain/url-policy';
 import type { Deps } from './deps';
 import { ownSubscription } from './ownership';
 
@@ -116,9 +116,10 @@ export class SubscriptionService {
   /**
    * Why a delivery to the URL must not be attempted now, or undefined to go ahead: a host name is
    * resolved again before every attempt, so a name that has come to point elsewhere since the
-   * subscription was made (DNS rebinding) is refused: under production to a non-public address,
-   * under development plain HTTP to a public one. A URL the policy refuses outright (a
-   * subscription restored from a snapshot of a mock with another policy) is refused too.
+   * subscription was made (DNS rebinding) is refused: under every policy to a link-local,
+   * unspecified or metadata address, under production to a non-public one, under development
+   * plain HTTP to a public one. A URL the policy refuses outright (a subscription restored from a
+   * snapshot of a mock with another policy) is refused too.
    */
   async deliveryRefusal(url: string): Promise<string | undefined> {
     const policy = this.deps.config.urlPolicy;
@@ -127,8 +128,11 @@ export class SubscriptionService {
     const resolution = resolutionNeeded(url, policy);
     if (resolution === undefined) return undefined;
     const addresses = await this.resolve(resolution.host);
-    if (addresses === undefined) return 'host not found';
-    if (resolvedProblem(addresses, resolution.must) === undefined) return undefined;
+    // An HTTPS name under development that does not resolve now: the attempt says so itself.
+    if (addresses === undefined) return resolution.must === 'receiver' ? undefined : 'host not found';
+    const resolved = resolvedProblem(addresses, resolution.must);
+    if (resolved === undefined) return undefined;
+    if (resolved === RESOLVES_TO_NEVER) return 'refused: the URL resolves to a link-local, unspecified or cloud metadata address';
     return resolution.must === 'public'
       ? 'refused: the URL resolves to a non-public address'
       : 'refused: plain HTTP to a URL that resolves to a public address (accepted only for loopback and private receivers)';

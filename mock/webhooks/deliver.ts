@@ -1,8 +1,10 @@
 // One delivery attempt: POST the body with the seed's headers, with a time-out and without
 // following redirects. Seed: "Any 2xx response counts as successful delivery; anything else,
 // or a network error, is a failure"; httpStatus is 0 when no answer arrived.
+import type { LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
 import { undici } from '../lazy/modules';
+import { REFUSED_ADDRESS } from './connect-lookup';
 
 export interface DeliveryRequest {
   url: string;
@@ -28,16 +30,17 @@ export interface HttpDelivery {
 /**
  * Keep-alive connections to receivers, made on the first delivery (undici is loaded then, not
  * at start-up); redirects are never followed (undici's request does not). Each app has its own,
- * so closing one app never cuts another's deliveries.
+ * so closing one app never cuts another's deliveries. `lookup` resolves the names connected to
+ * (connect-lookup.ts: the app's resolver, refusing what the URL policy refuses); the system's by default.
  */
-export function httpDelivery(): HttpDelivery {
+export function httpDelivery(lookup?: LookupFunction): HttpDelivery {
   let agent: Agent | undefined;
   return {
     async send(delivery) {
       const signal = AbortSignal.timeout(delivery.timeoutMs);
       try {
         const { Agent, request } = undici();
-        agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+        agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 64, connect: lookup ? { lookup } : undefined });
         const response = await request(delivery.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...delivery.headers },
@@ -71,8 +74,9 @@ export function httpDelivery(): HttpDelivery {
 }
 
 export function describeNetworkError(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; code?: string; cause?: { code?: string }; message?: string };
+  const e = error as { name?: string; code?: string; cause?: { code?: string; message?: string }; message?: string };
   const code = e.code ?? e.cause?.code;
+  if (code === REFUSED_ADDRESS) return `refused: ${e.code === undefined ? e.cause?.message : e.message}`;
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return `timed out after ${timeoutMs} ms with no answer`;
   }

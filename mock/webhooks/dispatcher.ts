@@ -11,9 +11,10 @@
 //   run again after its replica died does not send again an attempt that was logged;
 // - with allowRetry, failures are retried on the schedule in mock time; the last log says
 //   when the attempts ran out;
-// - under the production URL policy, a URL whose host name now resolves to a non-public
-//   address is not delivered to: the attempt is logged FAILED (httpStatus 0) and retried like
-//   any failure. Redirects are never followed (deliver.ts).
+// - a URL whose host name now resolves to an address its URL policy refuses (a link-local or
+//   metadata address under every policy, a non-public one under production) is not delivered
+//   to: the attempt is logged FAILED (httpStatus 0) and retried like any failure. Redirects
+//   are never followed (deliver.ts).
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Contract } from '../../spec/contract';
@@ -79,7 +80,7 @@ export interface DispatcherDeps {
   /** A customer with its own clock has its deliveries and retries in its own queue, on that clock. */
   clocks: CustomerClocks;
   newId: () => string;
-  /** Why a delivery to this URL is refused now (the production URL policy resolves the host again), or undefined. */
+  /** Why a delivery to this URL is refused now (the URL policy resolves a host name again), or undefined. */
   refusal: (url: string) => Promise<string | undefined>;
   /** One HTTP attempt; deliver.ts's by default, replaced in tests of the dispatcher. */
   send: Deliver;
@@ -230,7 +231,7 @@ export class WebhookDispatcher {
     const retryAttempts = (await scheduler.nextAttempt(message.messageId)) - 1;
     const headers: Record<string, string> = { 'x-message-id': message.messageId, 'x-event-type': message.eventType };
     if (config.webhookSigning) Object.assign(headers, signatureHeaders(record.signingSecret, message, clock.now()));
-    // Production URL policy: the host name is resolved again before every attempt (DNS rebinding).
+    // The URL policy resolves a host name again before every attempt (DNS rebinding).
     const refusal = await this.deps.refusal(subscription.url);
     const started = performance.now();
     const outcome: DeliveryOutcome = refusal

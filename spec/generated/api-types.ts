@@ -388,6 +388,9 @@ export interface paths {
          *     failed deliveries. The seed asks for HTTPS URLs reachable from the public internet;
          *     under its development URL policy (the default) the mock also accepts `http://` URLs to
          *     loopback and private addresses, for receivers on the same machine or in another container.
+         *     Under every policy a link-local, unspecified or cloud metadata address (169.254.169.254
+         *     in any spelling), or a host name resolving to one, answers 400 VALIDATION_ERROR naming
+         *     `body.url`.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -1433,7 +1436,7 @@ export interface components {
         SubscriptionCreate: {
             /**
              * Format: uri
-             * @description Seed - HTTPS, reachable from the public internet. The mock (development URL policy) also accepts http:// to loopback and private addresses.
+             * @description Seed - HTTPS, reachable from the public internet. The mock (development URL policy) also accepts http:// to loopback and private addresses; never a link-local, unspecified or cloud metadata address.
              */
             url: string;
             /**

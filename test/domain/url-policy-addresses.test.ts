@@ -1,6 +1,7 @@
 // Subscription URL policy details: the development policy explains why plain HTTP was refused,
 // which host names are resolved and what their addresses must be (production: all public; plain
-// HTTP under development: all private; never a URL that does not parse), and resolved addresses
+// HTTP under development: all private; HTTPS under development: none link-local or metadata; never
+// a URL that does not parse), and resolved addresses
 // are all public only when there is at least one, each readable, zone ids aside.
 import { describe, expect, it } from '@jest/globals';
 import { allPublic, resolutionNeeded, resolvedProblem, urlProblem } from '../../mock/domain/url-policy';
@@ -23,37 +24,37 @@ describe('plain HTTP', () => {
 });
 
 describe('which host is resolved, and what its addresses must be', () => {
-  it('a host name under production (all public); under development a plain-HTTP name other than localhost (all private)', () => {
+  it('a name under production (all public); under development, not localhost (plain HTTP: all private; HTTPS: a receiver)', () => {
     expect(resolutionNeeded('https://hooks.example.com/x', 'production')).toEqual({ host: 'hooks.example.com', must: 'public' });
     expect(resolutionNeeded('http://host.docker.internal:9000/hooks', 'development')).toEqual({
       host: 'host.docker.internal',
       must: 'private',
     });
+    expect(resolutionNeeded('https://hooks.example.com/x', 'development')).toEqual({ host: 'hooks.example.com', must: 'receiver' });
   });
 
-  it('nothing for an address literal, HTTPS or localhost under development, or a URL that does not parse', () => {
+  it('nothing for an address literal, localhost under development, or a URL that does not parse', () => {
     expect(resolutionNeeded('https://93.184.216.34/x', 'production')).toBeUndefined();
     expect(resolutionNeeded('https://[2606:4700::1111]/x', 'production')).toBeUndefined();
     expect(resolutionNeeded('http://10.0.0.5/x', 'development')).toBeUndefined();
-    expect(resolutionNeeded('https://hooks.example.com/x', 'development')).toBeUndefined();
+    expect(resolutionNeeded('https://10.0.0.5/x', 'development')).toBeUndefined();
     expect(resolutionNeeded('http://localhost:9000/x', 'development')).toBeUndefined();
+    expect(resolutionNeeded('https://api.localhost/x', 'development')).toBeUndefined();
     expect(resolutionNeeded('not a url', 'production')).toBeUndefined();
   });
 
   const at = (...addresses: string[]) => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
-  it('a plain-HTTP name is accepted when every address is loopback, private or link-local', () => {
+  it('a plain-HTTP name is accepted when every address is loopback or private', () => {
     expect(resolvedProblem(at('10.89.0.7'), 'private')).toBeUndefined();
     expect(resolvedProblem(at('172.17.0.1', 'fd00::7'), 'private')).toBeUndefined();
     expect(resolvedProblem(at('127.0.0.1', '::1'), 'private')).toBeUndefined();
-    expect(resolvedProblem(at('169.254.1.2', 'fe80::1%eth0'), 'private')).toBeUndefined();
   });
 
   it('and refused when one address is public, unspecified or multicast, or the name does not resolve, saying which', () => {
     expect(resolvedProblem(at('10.0.0.1', '93.184.216.34'), 'private')).toBe(
       'must use HTTPS (plain HTTP is accepted only for loopback and private receivers; its host name resolves to a public address)',
     );
-    expect(resolvedProblem(at('0.0.0.0'), 'private')).toMatch(/resolves to a public address/);
     expect(resolvedProblem(at('224.0.0.1'), 'private')).toMatch(/resolves to a public address/);
     expect(resolvedProblem(undefined, 'private')).toBe(
       'must use HTTPS (plain HTTP is accepted only for loopback and private receivers; its host name does not resolve)',

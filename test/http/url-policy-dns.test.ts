@@ -2,46 +2,16 @@
 // resolver: no real DNS here) at create and update, and again before every delivery, so a name
 // that resolves, or comes to resolve (DNS rebinding), to a loopback, private, link-local or
 // unspecified address is refused; a name that does not resolve cannot subscribe. Redirects are
-// never followed. The development policy resolves only a plain-HTTP URL's name, whose every
-// address must then be private (a receiver in another container), at create and before each delivery.
+// never followed. The development policy resolves a plain-HTTP URL's name, whose every address
+// must then be private (a receiver in another container), at create and before each delivery; an
+// HTTPS name is resolved too, for link-local and metadata addresses only (url-policy-metadata.test.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ResolvedAddress } from '../../mock/domain/url-policy';
 import type { DeliveryRequest } from '../../mock/webhooks/deliver';
 import type { ExecutionLog } from '../../mock/domain/records';
 import { startMock, type Authed, type Harness } from './harness';
-import { demo } from './fixture-ids';
 import { startReceiver, type Receiver } from '../../mock/receiver/receiver';
 import { errorLog } from '../reliability/support/error-log';
-
-const d = demo();
-const account = d.funded(d.c1.id);
-const operationsOnly = [{ name: 'OPERATION', events: ['OPERATION_REQUESTED'] }];
-
-/** A resolver the test rewrites as it goes; it records every name asked. */
-function fakeDns() {
-  const table = new Map<string, ResolvedAddress[]>();
-  const asked: string[] = [];
-  const set = (name: string, ...addresses: string[]) =>
-    table.set(
-      name,
-      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
-    );
-  const lookup = (hostname: string): Promise<ResolvedAddress[]> => {
-    asked.push(hostname);
-    const found = table.get(hostname);
-    if (!found) return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
-    return Promise.resolve(found);
-  };
-  return { set, lookup, asked, forget: (name: string) => table.delete(name) };
-}
-
-async function deposit(api: Authed, h: Harness) {
-  const q = (
-    await api.post('/v1/quotes', { accountId: account.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' }).expect(201)
-  ).body;
-  await api.post('/v1/operations/deposits', { accountId: account.id, quoteId: q.id, fundingInstruction: { rail: 'PIX' } }).expect(201);
-  await h.mock.services.webhooks.idle();
-}
+import { deposit, fakeDns, operationsOnly } from './url-policy-support';
 
 describe('the production policy at create and update', () => {
   const dns = fakeDns();
@@ -68,11 +38,7 @@ describe('the production policy at create and update', () => {
     ['a private 172.16/12', '172.20.1.1'],
     ['a private 192.168/16', '192.168.1.20'],
     ['a shared 100.64/10', '100.64.0.1'],
-    ['a link-local (cloud metadata)', '169.254.169.254'],
-    ['a link-local (IPv6)', 'fe80::1'],
     ['a unique-local (IPv6)', 'fd00::1'],
-    ['an unspecified', '0.0.0.0'],
-    ['an unspecified (IPv6)', '::'],
     ['an IPv4-mapped loopback', '::ffff:127.0.0.1'],
   ])('refuses a name that resolves to %s address (%s): 400 VALIDATION_ERROR naming body.url', async (_kind, address) => {
     const name = `internal-${address.replace(/[^0-9a-f]/gi, '-')}.example.com`;
@@ -240,12 +206,14 @@ describe('the development policy', () => {
     await h?.close();
   });
 
-  it('resolves no HTTPS name and no address literal: HTTPS to any name, plain HTTP to loopback and private addresses', async () => {
-    await api.post('/api/subscriptions', { url: 'https://unknown-name.example.com/hooks', resources: operationsOnly }).expect(201);
+  it('resolves no address literal (plain HTTP to loopback and private ones); accepts HTTPS to a name that does not resolve', async () => {
     await api.post('/api/subscriptions', { url: 'http://127.0.0.1:9/hooks', resources: operationsOnly }).expect(201);
     await api.post('/api/subscriptions', { url: 'http://10.88.0.9:9000/hooks', resources: operationsOnly }).expect(201);
     await api.post('/api/subscriptions', { url: 'http://93.184.216.34/hooks', resources: operationsOnly }).expect(400);
     expect(dns.asked).toEqual([]);
+    await api.post('/api/subscriptions', { url: 'https://unknown-name.example.com/hooks', resources: operationsOnly }).expect(201);
+    expect(dns.asked).toEqual(['unknown-name.example.com']);
+    dns.asked.length = 0;
   });
 
   it('accepts plain HTTP to a name whose every address is private (a receiver in another container), refuses a public one', async () => {
