@@ -46,8 +46,7 @@ export interface StateFileLockOptions {
    * and writes the file no more.
    */
   logger?: LockLog;
-  /** Tests only: who this process says it is, and the heartbeat. */
-  pid?: number;
+  /** Tests only: the host this process says it is on, and the heartbeat. */
   host?: string;
   heartbeatMs?: number;
   staleAfterMs?: number;
@@ -55,8 +54,8 @@ export interface StateFileLockOptions {
 
 /** A state file another mock holds, or one that cannot be locked: one line, for `serve` to print before anything listens. */
 export class StateFileLockError extends Error {
-  constructor(path: string, problem: string) {
-    super(`fos-mock: state file ${path} ${problem}; nothing was started (stop that mock, or give this one another state file)`);
+  constructor(path: string, problem: string, advice = 'stop that mock, or give this one another state file') {
+    super(`fos-mock: state file ${path} ${problem}; nothing was started (${advice})`);
     this.name = 'StateFileLockError';
   }
 }
@@ -71,7 +70,7 @@ export async function lockStateFile(path: string, options: StateFileLockOptions 
   const heartbeatMs = options.heartbeatMs ?? LOCK_HEARTBEAT_MS;
   const staleAfterMs = options.staleAfterMs ?? 3 * heartbeatMs;
   const me: Holder = {
-    pid: options.pid ?? process.pid,
+    pid: process.pid,
     host: options.host ?? hostname(),
     since: new Date().toISOString(),
     token: randomUUID(),
@@ -122,19 +121,23 @@ export class StateFileLock {
 
   private async beat(): Promise<void> {
     if (this.lost || heldHere.get(this.lockPath) !== this.me.token) return;
-    const found = await inspect(this.lockPath).catch(() => 'unknown' as const);
+    let found = await inspect(this.lockPath).catch(() => 'unknown' as const);
     // A refresh that fails (a disk briefly away) is tried again at the next beat.
     if (found === 'unknown') return;
+    if (found === undefined) {
+      // Removed by hand: made again, unless another mock has made its own meanwhile.
+      if (await created(this.path, this.lockPath, this.me).catch(() => false)) return;
+      found = await inspect(this.lockPath).catch(() => undefined);
+    }
     if (found?.holder?.token === this.me.token) {
       const now = new Date();
       await utimes(this.lockPath, now, now).catch(() => undefined);
       return;
     }
-    // Taken over (or removed by hand and made by another): that mock's writes win from now on.
+    // Taken over: that mock's writes win from now on.
     clearInterval(this.timer);
-    this.lost = new Error(
-      `state file ${this.path} was taken over: ${found ? described(found.holder, this.lockPath) : `its lock file ${this.lockPath} was removed`}; this mock writes it no more`,
-    );
+    const by = found ? described(found.holder, this.lockPath) : `its lock file ${this.lockPath} was removed`;
+    this.lost = new Error(`state file ${this.path} was taken over: ${by}; this mock writes it no more`);
     this.logger?.error({ err: this.lost, path: this.path }, 'state file taken over');
   }
 }
@@ -146,10 +149,14 @@ async function created(path: string, lockPath: string, me: Holder): Promise<bool
     handle = await open(lockPath, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new StateFileLockError(path, `cannot be locked: ${(error as Error).message}`);
+    throw new StateFileLockError(path, `cannot be locked: ${(error as Error).message}`, 'check the folder and its permissions');
   }
   try {
     await handle.writeFile(`${JSON.stringify(me)}\n`, 'utf8');
+  } catch (error) {
+    // A lock naming no one (a full disk) would hold the file for the stale bound: none at all.
+    await unlink(lockPath).catch(() => undefined);
+    throw new StateFileLockError(path, `cannot be locked: ${(error as Error).message}`, 'check the folder and its permissions');
   } finally {
     await handle.close();
   }

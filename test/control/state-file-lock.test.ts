@@ -103,7 +103,7 @@ function leftBehind(file: string, ageMs: number): void {
 
 describe('two mocks on one state file', () => {
   it(
-    "the second is refused with one line naming the file and the first one's process, and never listens; once the first stops cleanly it starts on the file",
+    "the second is refused with one line naming the file and the first's process, never listening; it starts once the first stops cleanly",
     async () => {
       const file = join(folder, 'shared.json');
       const first = await mockOn(file);
@@ -188,7 +188,7 @@ describe('a lock whose mock is gone is taken over', () => {
     );
   });
 
-  it('held on another host by a mock that stopped refreshing it (SIGSTOP): taken over, and the old holder, running again, writes it no more', async () => {
+  it('held on another host by a stopped mock (SIGSTOP): taken over; the old holder, running again, writes no more', async () => {
     const file = join(folder, 'stopped-other-host.json');
     const old = holder(file, 'container-a', 50, 60_000);
     await old.line('held');
@@ -215,7 +215,7 @@ describe('a lock whose mock is gone is taken over', () => {
       const racers = ['racer-0', 'racer-1', 'racer-2', 'racer-3'].map((host) => holder(file, host, 50, 60_000, true));
       await Promise.all(racers.map((racer) => racer.line('ready')));
 
-      for (const racer of racers) racer.child.stdin!.write('go\n');
+      for (const racer of racers) racer.child.stdin.write('go\n');
       const outcomes = await Promise.all(racers.map((racer) => racer.line('held', 'refused')));
 
       const held = outcomes.filter((line) => line.startsWith('held '));
