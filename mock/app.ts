@@ -106,7 +106,7 @@ export interface MockApp {
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const given: Config = { ...defaultConfig(), ...options.config };
   const logger = options.logger ?? createLogger(given);
-  // STATE_FILE: this mock's alone from here to close(); one another mock holds stops start-up.
+  // STATE_FILE: this mock's alone from here to close(); a file another mock holds stops start-up.
   const lock = given.stateFile ? await lockStateFile(given.stateFile, { logger }) : undefined;
   // REDIS_URL: the records in a Redis store, and clock, faults, journal, buckets and secret beside them.
   const redis = options.store === undefined && given.redisUrl ? await openRedis(given.redisUrl, given.redisPrefix) : undefined;
