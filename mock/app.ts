@@ -21,6 +21,7 @@ import { controlHandlers } from './control/handlers';
 import type { ControlContext } from './control/context';
 import { openStateFile } from './control/state-file';
 import { StateFileWriter } from './control/state-file-writer';
+import { lockStateFile, type StateFileLock } from './control/state-file-lock';
 import { takeSnapshot } from './control/snapshot';
 import { Journal, JOURNAL_SIZE } from './http/journal';
 import { createLogger, requestLog } from './http/logging';
@@ -107,12 +108,15 @@ export interface MockApp {
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const given: Config = { ...defaultConfig(), ...options.config };
   const logger = options.logger ?? createLogger(given);
+  // STATE_FILE: this mock's alone from here to close(); a file another mock holds stops start-up.
+  const lock = given.stateFile ? await lockStateFile(given.stateFile, { logger }) : undefined;
   // REDIS_URL: the records in a Redis store, and clock, faults, journal, buckets and secret beside them.
   const redis = options.store === undefined && given.redisUrl ? await openRedis(given.redisUrl, given.redisPrefix) : undefined;
   try {
-    return await assemble(options, given, logger, redis);
+    return await assemble(options, given, logger, redis, lock);
   } catch (error) {
     await redis?.store.close();
+    await lock?.release();
     throw error;
   }
 }
@@ -131,7 +135,13 @@ async function openRedis(url: string, prefix: string): Promise<RedisParts> {
   return { url, store, shared: new classes.RedisSharedState(store.client, prefix), classes };
 }
 
-async function assemble(options: AppOptions, given: Config, logger: Logger, redis: RedisParts | undefined): Promise<MockApp> {
+async function assemble(
+  options: AppOptions,
+  given: Config,
+  logger: Logger,
+  redis: RedisParts | undefined,
+  lock: StateFileLock | undefined,
+): Promise<MockApp> {
   const secret = given.secret ?? (redis ? await redis.shared.secret(randomSecret()) : randomSecret());
   const config: ResolvedConfig = { ...given, secret };
   const contract = options.contract ?? loadContract(undefined, { precompiled: options.precompiled });
@@ -198,6 +208,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
         take: () => takeSnapshot(context as ControlContext),
         onWritten: (path, bytes) => logger.debug({ path, bytes }, 'state written'),
         onError: (error) => logger.error({ err: error, path: config.stateFile }, 'state not written'),
+        lock,
       })
     : undefined;
   const changed = () => stateWriter?.changed();
@@ -375,6 +386,7 @@ async function assemble(options: AppOptions, given: Config, logger: Logger, redi
       services.webhooks.close();
       // The last state, once no job can change it any more.
       await stateWriter?.close().catch((error: unknown) => logger.error({ err: error, path: stateWriter.path }, 'state not written'));
+      await lock?.release();
       await delivery.close();
       await journal.flush().catch(() => undefined);
       await cluster.close();

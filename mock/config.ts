@@ -81,7 +81,8 @@ export interface Config {
   /**
    * Keep the state in memory and in this file too (env STATE_FILE, flag --state-file): loaded at
    * start when it exists (it wins over the fixtures), written after changes and on a clean stop
-   * (docs/control-api.md#state-file). Not with redisUrl, which keeps the state already.
+   * (docs/control-api.md#state-file). Held by this mock alone (a lock beside it): a file another
+   * mock holds stops start-up. Not with redisUrl, which keeps the state already.
    */
   stateFile?: string;
   /** Prefix of the mock's Redis keys (env REDIS_PREFIX, default "fos:"): several mocks can share one Redis. */

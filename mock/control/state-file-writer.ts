@@ -17,6 +17,8 @@ export interface StateFileWriterOptions {
   /** A write that failed (a full disk, a folder removed); the next change tries again. */
   onError: (error: unknown) => void;
   delayMs?: number;
+  /** The file's lock (state-file-lock.ts): once another mock has taken the file over, nothing more is written. */
+  lock?: { readonly lost: Error | undefined };
 }
 
 export class StateFileWriter {
@@ -99,6 +101,11 @@ export class StateFileWriter {
   }
 
   private async write(): Promise<void> {
+    // The mock that took the file over writes it now; a write here would undo its changes.
+    if (this.options.lock?.lost) {
+      this.closed = true;
+      return;
+    }
     const text = JSON.stringify(await this.options.take());
     const file = await open(this.temporary, 'w');
     try {

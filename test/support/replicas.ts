@@ -51,6 +51,8 @@ export interface Replicas {
   start(i: number): Promise<void>;
   /** Whether replica i's process is running now (false once it has exited, however it ended). */
   running(i: number): boolean;
+  /** The process id of replica i's last start (undefined before its first). */
+  pid(i: number): number | undefined;
 }
 
 /** Ends the process when its parent changes (the test process died): no replica outlives its test. */
@@ -149,6 +151,7 @@ export async function startReplicas(n: number, options: ReplicaOptions): Promise
       await Promise.all(children.map((_, i) => stop(i)));
     },
     running: (i) => children[i] !== undefined && children[i].exitCode === null && children[i].signalCode === null,
+    pid: (i) => children[i]?.pid,
   };
   try {
     await Promise.all(ports.slice(0, options.initially ?? n).map((_, i) => start(i)));
