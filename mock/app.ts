@@ -40,7 +40,7 @@ import { errorHandler } from './http/error-handler';
 import { RateLimiter } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { ResponseEncoder } from './http/response-encoder';
-import { RouteTable } from './http/route-table';
+import { assertHandlersMatchDocument, RouteTable } from './http/route-table';
 import { serviceListener } from './http/service-listener';
 import { unmatchedRoute } from './http/unmatched-route';
 import { routeHandlers, type ServiceHandlers } from './resources/types';
@@ -393,17 +393,4 @@ async function assemble(
       await redis?.store.close();
     },
   };
-}
-
-/** The mock's routes exist for exactly the operations in the document: none missing, none extra. */
-export function assertHandlersMatchDocument(contract: Contract, handlers: Record<string, unknown>): void {
-  const documented = new Set(contract.operations.map((op) => op.operationId));
-  const missing = [...documented].filter((id) => !handlers[id]);
-  const extra = Object.keys(handlers).filter((id) => !documented.has(id));
-  if (missing.length || extra.length) {
-    throw new Error(
-      `fos-mock: handlers and document differ. No handler for: ${missing.join(', ') || '-'}. ` +
-        `Not in the document: ${extra.join(', ') || '-'}.`,
-    );
-  }
 }

@@ -4,7 +4,7 @@
 // has, so the 404 and 405 answers (unmatched-route.ts) follow the very rules that match:
 // case-insensitive, an optional trailing slash, HEAD served by GET, and a concrete path owning
 // its URL (GET /v1/operations/deposits is not getOperation, and answers 405).
-import type { OperationContract } from '../../spec/contract';
+import type { Contract, OperationContract } from '../../spec/contract';
 
 export interface RouteMatch<T> {
   op: OperationContract;
@@ -91,5 +91,18 @@ export class RouteTable<T> {
       return { op: route.op, target: route.target, params };
     }
     return undefined;
+  }
+}
+
+/** The mock's routes exist for exactly the operations in the document: none missing, none extra. */
+export function assertHandlersMatchDocument(contract: Contract, handlers: Record<string, unknown>): void {
+  const documented = new Set(contract.operations.map((op) => op.operationId));
+  const missing = [...documented].filter((id) => !handlers[id]);
+  const extra = Object.keys(handlers).filter((id) => !documented.has(id));
+  if (missing.length || extra.length) {
+    throw new Error(
+      `fos-mock: handlers and document differ. No handler for: ${missing.join(', ') || '-'}. ` +
+        `Not in the document: ${extra.join(', ') || '-'}.`,
+    );
   }
 }

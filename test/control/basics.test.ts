@@ -3,7 +3,7 @@ import { describe, expect, it, afterAll, beforeAll } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
 import { load as parse } from 'js-yaml';
-import { assertHandlersMatchDocument } from '../../mock/app';
+import { assertHandlersMatchDocument } from '../../mock/http/route-table';
 import { controlContract } from '../../mock/control/contract';
 import { docsRouter } from '../../mock/control/docs';
 import { controlHandlers } from '../../mock/control/handlers';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { handlers } from '../../mock/resources/handlers';
-import { assertHandlersMatchDocument } from '../../mock/app';
+import { assertHandlersMatchDocument } from '../../mock/http/route-table';
 import { contract, demoFixtures, startMock, type Harness } from './harness';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
