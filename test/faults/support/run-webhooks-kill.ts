@@ -27,7 +27,9 @@ import { startSubscriber, type Attempt, type Subscriber } from './subscriber';
 import { CONTROL_TIMEOUT_MS, describeOutcome, expectAnswer, listAll, type Outcome } from './timed-client';
 
 export const WEBHOOK_KILL_RULES = {
-  delivered: 'every event of an acknowledged deposit is delivered with SUCCESS at least once',
+  delivered:
+    'every event of every deposit the service stored is delivered with SUCCESS at least once: acknowledged ones, and ones ' +
+    'the killed replica stored before it could answer',
   oneMessageId: 'each event is delivered under exactly one message id, and a message id always carries the same event and body',
   noRedelivery: 'no message is delivered again after its SUCCESS, except messages in flight on the killed replica at the kill (at most 16)',
   settledOnce: 'every acknowledged deposit is COMPLETED, settled exactly once: the balance is the start plus each settled deposit once',
@@ -207,9 +209,14 @@ export async function runWebhooksThroughKill(sizes: FaultSizes, options: { kill?
       advanced += step;
     }
     const successes = () => new Set(subscriber!.attempts.filter((a) => a.status === 200).map((a) => eventOf(a.body)));
+    // Every deposit stored, whether its request was answered or its replica died first (no more are made now).
+    const listedIds = (await listAll<Operation>(customer.on(cluster.live()[0]!), '/v1/operations?sortOrder=ASCENDING'))
+      .filter((op) => op.accountId === account)
+      .map((op) => op.id);
+    const storedIds = [...new Set([...acknowledged.map((d) => d.id), ...listedIds])];
     const allDelivered = () => {
       const ok = successes();
-      return acknowledged.every((d) => EVENT_TYPES.every((type) => ok.has(`${d.id}/${type}`)));
+      return storedIds.every((id) => EVENT_TYPES.every((type) => ok.has(`${id}/${type}`)));
     };
     // Then wait out the lease (the killed replica's claims) and move the clock again, until all is
     // delivered or two rounds bring nothing new; at least one round, so a job re-claimed late is seen.
@@ -261,11 +268,13 @@ export async function runWebhooksThroughKill(sizes: FaultSizes, options: { kill?
 
     // delivered
     const byEvent = groupBy(attempts, (a) => eventOf(a.body) ?? `unreadable body of ${a.messageId}`);
-    for (const deposit of acknowledged)
+    const acknowledgedIds = new Set(acknowledged.map((d) => d.id));
+    for (const id of new Set([...storedIds, ...operations.map((op) => op.id)]))
       for (const type of EVENT_TYPES) {
-        const seen = byEvent.get(`${deposit.id}/${type}`) ?? [];
+        const seen = byEvent.get(`${id}/${type}`) ?? [];
+        const which = acknowledgedIds.has(id) ? 'acknowledged' : 'stored, unanswered';
         if (!seen.some((a) => a.status === 200))
-          findings.problem('delivered', `${deposit.id} ${type}: no SUCCESS (${seen.length} attempts received)`);
+          findings.problem('delivered', `${id} (${which}) ${type}: no SUCCESS (${seen.length} attempts received)`);
       }
 
     // oneMessageId
@@ -299,7 +308,6 @@ export async function runWebhooksThroughKill(sizes: FaultSizes, options: { kill?
     // settledOnce
     const listed = groupBy(operations, (op) => op.id);
     for (const [id, list] of listed) if (list.length > 1) findings.problem('settledOnce', `operation ${id} listed ${list.length} times`);
-    const acknowledgedIds = new Set(acknowledged.map((d) => d.id));
     let expected = startBalance;
     for (const deposit of acknowledged) {
       const op = listed.get(deposit.id)?.[0];
@@ -346,8 +354,8 @@ export async function runWebhooksThroughKill(sizes: FaultSizes, options: { kill?
     for (const i of cluster.crashed())
       findings.problem('liveReplicasAnswer', `replica ${i} is no longer running:\n${cluster.replicas.output[i]}`);
 
-    figures.eventsExpected = acknowledged.length * EVENT_TYPES.length;
-    figures.eventsDelivered = acknowledged.length * EVENT_TYPES.length - findings.count('delivered');
+    figures.eventsExpected = storedIds.length * EVENT_TYPES.length;
+    figures.eventsDelivered = storedIds.length * EVENT_TYPES.length - findings.count('delivered');
     figures.attemptsReceived = attempts.length;
     figures.answered500 = attempts.filter((a) => a.status === 500).length;
     figures.retriesReceived = attempts.filter((a) => a.attempt > 0).length;
