@@ -389,8 +389,9 @@ export interface paths {
          *     under its development URL policy (the default) the mock also accepts `http://` URLs to
          *     loopback and private addresses, for receivers on the same machine or in another container.
          *     Under every policy a link-local, unspecified or cloud metadata address (169.254.169.254
-         *     in any spelling), or a host name resolving to one, answers 400 VALIDATION_ERROR naming
-         *     `body.url`.
+         *     in any spelling) answers 400 VALIDATION_ERROR naming `body.url`, and so does a host name
+         *     resolving to one where the policy resolves it at create (every name under production,
+         *     plain-HTTP names under development); any name is checked again before each delivery.
          */
         post: operations["createSubscription"];
         delete?: never;
