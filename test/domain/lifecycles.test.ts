@@ -3,7 +3,10 @@
 // every other pair of states is refused, and an edited table changes what the mock does.
 import { describe, expect, it, jest } from '@jest/globals';
 import { ServiceError } from '../../mock/errors/catalogue';
+import * as accounts from '../../mock/domain/accounts';
+import * as beneficiaries from '../../mock/domain/beneficiaries';
 import type { Step } from '../../mock/domain/lifecycle';
+import * as state from '../../mock/domain/operations/state-machine';
 import type { Account, Operation, PaymentInstruction } from '../../mock/domain/records';
 import { LIFECYCLE_NAMES, LIFECYCLES, transitionOf, type LifecycleName } from '../../spec/lifecycles';
 
@@ -13,8 +16,8 @@ const LATER = '2025-03-10T15:00:00.000Z';
 const operation = (status: string) =>
   ({ id: 'op-1', currentState: { status, createdAt: CREATED }, transactions: [] }) as unknown as Operation;
 const account = (status: string) => {
-  const state = { status, createdAt: CREATED };
-  return { id: 'acc-1', currentState: state, states: [state], assets: [{ currency: 'BRL', status }] } as unknown as Account;
+  const current = { status, createdAt: CREATED };
+  return { id: 'acc-1', currentState: current, states: [current], assets: [{ currency: 'BRL', status }] } as unknown as Account;
 };
 const instruction = (status: string) => ({ id: 'pi-1', currentState: { status, createdAt: CREATED } }) as unknown as PaymentInstruction;
 
@@ -50,22 +53,20 @@ function machinesWith(table: unknown): Machines {
   let loaded: Machines | undefined;
   jest.isolateModules(() => {
     jest.doMock('../../spec/generated/lifecycles', () => ({ LIFECYCLES: table }));
+    /* eslint-disable @typescript-eslint/no-require-imports -- loaded again, inside isolateModules, against the test's table */
     loaded = {
       state: require('../../mock/domain/operations/state-machine'),
       accounts: require('../../mock/domain/accounts'),
       beneficiaries: require('../../mock/domain/beneficiaries'),
     };
+    /* eslint-enable @typescript-eslint/no-require-imports */
   });
   jest.dontMock('../../spec/generated/lifecycles');
   return loaded!;
 }
 
 describe('the state machines follow the declared lifecycles', () => {
-  const move = movers({
-    state: require('../../mock/domain/operations/state-machine'),
-    accounts: require('../../mock/domain/accounts'),
-    beneficiaries: require('../../mock/domain/beneficiaries'),
-  });
+  const move = movers({ state, accounts, beneficiaries });
 
   const pairs = LIFECYCLE_NAMES.flatMap((name) => {
     const states = LIFECYCLES[name].states as readonly string[];
