@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from '@jest/globals';
 import { describeWhen } from './support/capabilities';
 import { without } from './support/json';
+import { expectTransition } from './support/lifecycle';
 import { allPages } from './support/preconditions';
 import { companyOwner } from './support/samples';
 import { beforeAllWhen, useSession } from './support/session';
@@ -107,11 +108,15 @@ describeWhen(['control'], 'the review lock (control API)', () => {
       }
       expect(target).toBeDefined();
       await control!.submitReview(target!.id);
+      const submitted = (await api.get<Account>(`/api/accounts/${target!.id}`)).body;
+      expectTransition('account', target!.currentState.status, submitted.currentState.status);
       const locked = await api.patch(`/v1/accounts/${target!.id}`, { owner: companyOwner });
       expect(locked.status).toBe(409);
       expect(locked.body.code).toBe('ACCOUNT_NOT_EDITABLE');
       expect((await api.get<Account>(`/api/accounts/${target!.id}`)).body.owner).toEqual(target!.owner);
       await control!.requireAction(target!.id, { code: 'DOCUMENT_REJECTED', message: 'The articles of association are illegible.' });
+      const flagged = (await api.get<Account>(`/api/accounts/${target!.id}`)).body;
+      expectTransition('account', submitted.currentState.status, flagged.currentState.status);
       expect((await api.patch(`/v1/accounts/${target!.id}`, { owner: companyOwner })).status).toBe(200);
     },
   );

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from '@jest/globals';
 import { describeWhen } from './support/capabilities';
+import { expectCreatedIn, expectTransition } from './support/lifecycle';
 import { allPages, findAccounts } from './support/preconditions';
 import { person, pixInstruction } from './support/samples';
 import { useSession } from './support/session';
@@ -123,10 +124,13 @@ describeWhen(['control', 'writes'], 'instruction review (control API)', () => {
         })
       ).body;
       const instructionId = created.paymentInstructions[0]!.id;
+      // The document: an instruction state without a status is CREATED.
+      const statusOf = (b: Beneficiary) => b.paymentInstructions[0]!.currentState.status ?? 'CREATED';
+      expectCreatedIn('paymentInstruction', statusOf(created));
       await control!.instruction(created.id, instructionId, 'approve');
-      expect((await api.get<Beneficiary>(`/v1/beneficiaries/${created.id}`)).body.paymentInstructions[0]!.currentState.status).toBe(
-        'APPROVED',
-      );
+      const approved = (await api.get<Beneficiary>(`/v1/beneficiaries/${created.id}`)).body;
+      expect(statusOf(approved)).toBe('APPROVED');
+      expectTransition('paymentInstruction', statusOf(created), statusOf(approved));
 
       const rejected = (
         await api.post<Beneficiary>('/v1/beneficiaries', {
@@ -141,6 +145,7 @@ describeWhen(['control', 'writes'], 'instruction review (control API)', () => {
       });
       const read = (await api.get<Beneficiary>(`/v1/beneficiaries/${rejected.id}`)).body.paymentInstructions[0]!;
       expect(read.currentState).toMatchObject({ status: 'REJECTED', reason: { code: 'DOCUMENT_REJECTED' } });
+      expectTransition('paymentInstruction', statusOf(rejected), read.currentState.status);
       const { funded } = await findAccounts(session());
       const q = (
         await api.post<Quote>('/v1/quotes', { accountId: funded.id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' })

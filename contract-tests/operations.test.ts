@@ -6,6 +6,7 @@ import { expect, it } from '@jest/globals';
 import Decimal from 'decimal.js';
 import { describeWhen, itWhen } from './support/capabilities';
 import { ControlError } from './support/control';
+import { expectCreatedIn, expectTransition } from './support/lifecycle';
 import { without } from './support/json';
 import { allPages, findAccounts, findBeneficiary, type Accounts } from './support/preconditions';
 import { beforeAllWhen, useSession } from './support/session';
@@ -62,6 +63,7 @@ async function expectReadBack(op: Operation): Promise<Operation> {
 }
 
 function expectRequested(op: Operation, q: Quote | undefined, type: string) {
+  expectCreatedIn('operation', op.currentState.status);
   expect(op.currentState.status).toBe('REQUESTED');
   expect(op.intent.type).toBe(type);
   expect(op.accountId).toBe(q?.accountId ?? accounts.funded.id);
@@ -224,14 +226,19 @@ describeWhen(['control', 'writes'], 'settlement (control API)', () => {
   const balance = async (accountId: string, asset: string) =>
     new Decimal((await session().control!.balances(accountId)).balances[asset] ?? '0');
 
-  /** Settles through the control API; an operation the mock already auto-settled is read instead. */
+  /**
+   * Settles through the control API; an operation the mock already auto-settled is read instead.
+   * Either way its move from the state it was created in is one the document's lifecycle declares.
+   */
   async function settle(op: Operation): Promise<Operation> {
     try {
       await session().control!.settle(op.id);
     } catch (error) {
       if (!(error instanceof ControlError && error.status === 409)) throw error;
     }
-    return (await session().api.get<Operation>(`/v1/operations/${op.id}`)).body;
+    const settled = (await session().api.get<Operation>(`/v1/operations/${op.id}`)).body;
+    expectTransition('operation', op.currentState.status, settled.currentState.status);
+    return settled;
   }
 
   it(

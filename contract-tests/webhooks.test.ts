@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from '@jest/globals';
 import { describeWhen, itWhen } from './support/capabilities';
 import { checkDelivery } from './support/deliveries';
+import { declaredEvents } from './support/lifecycle';
 import { findAccounts } from './support/preconditions';
 import { closedPort } from '../mock/receiver/closed-port';
 import { person, pixInstruction } from './support/samples';
@@ -28,7 +29,7 @@ describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
       const beneficiary = await trigger(dictKey);
       const [received] = await endpoint.waitFor(1);
       const delivery = checkDelivery(session(), received!);
-      expect(delivery.eventType).toBe('BENEFICIARY_INSTRUCTION_CREATED');
+      expect([delivery.eventType]).toEqual(declaredEvents('paymentInstruction', 'CREATED'));
       expect(delivery.payload).toMatchObject({
         id: beneficiary.id,
         customerId: beneficiary.customerId,
@@ -73,7 +74,7 @@ describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
       await control.settle(op.id).catch(() => undefined); // already settled by the mock's own timer: the event is there anyway
       await session().deliveriesIdle();
       const events = endpoint.received.map((r) => checkDelivery(session(), r)).filter((d) => d.payload.id === op.id);
-      expect(events.map((d) => d.eventType)).toEqual(['OPERATION_REQUESTED', 'OPERATION_COMPLETED']);
+      expect(events.map((d) => d.eventType)).toEqual(declaredEvents('operation', 'REQUESTED', 'COMPLETED'));
       expect(new Set(events.map((d) => d.messageId)).size).toBe(2);
     },
   );
@@ -114,7 +115,7 @@ describeWhen(['webhooks', 'stateful'], 'a healthy receiver', () => {
       await session().control!.instruction(beneficiary.id, beneficiary.paymentInstructions[0]!.id, 'approve');
       await session().deliveriesIdle();
       const mine = endpoint.received.map((r) => checkDelivery(session(), r)).filter((d) => d.payload.id === beneficiary.id);
-      expect(mine.map((d) => d.eventType)).toEqual(['BENEFICIARY_INSTRUCTION_CREATED', 'BENEFICIARY_INSTRUCTION_APPROVED']);
+      expect(mine.map((d) => d.eventType)).toEqual(declaredEvents('paymentInstruction', 'CREATED', 'APPROVED'));
       expect(Date.parse(mine[1]!.payload.atTime)).toBeGreaterThanOrEqual(Date.parse(mine[0]!.payload.atTime));
     },
   );

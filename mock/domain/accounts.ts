@@ -1,7 +1,9 @@
 // Owner profiles. Seed: the tax document is sent as `identificationDocument` and returned as
 // `taxId`; the company owner's UBOs are not part of the update and are kept.
 import { ServiceError } from '../errors/catalogue';
-import type { Account, Schemas } from './records';
+import type { StateOf } from '../../spec/lifecycles';
+import { creationEvent, transitionEvent, type Step } from './lifecycle';
+import type { Account, EventType, Schemas } from './records';
 
 export type OwnerInput = Schemas['AccountUpdate']['owner'];
 type Owner = Account['owner'];
@@ -36,16 +38,11 @@ function compact<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-export type AccountStatus = 'ACTION_REQUIRED' | 'UNDER_REVIEW' | 'APPROVED' | 'REJECTED';
+export type AccountStatus = StateOf<'account'>;
 
-// Ours (the seed shows only ACTION_REQUIRED and says review transitions are not shown):
-// submitted accounts are UNDER_REVIEW; review approves, rejects or asks for action again.
-const ACCOUNT_NEXT: Record<AccountStatus, AccountStatus[]> = {
-  ACTION_REQUIRED: ['UNDER_REVIEW'],
-  UNDER_REVIEW: ['APPROVED', 'REJECTED', 'ACTION_REQUIRED'],
-  APPROVED: ['ACTION_REQUIRED'],
-  REJECTED: [],
-};
+// The account's transitions and their events are the document's `x-lifecycle` on
+// AccountState.status (ours: the seed shows only ACTION_REQUIRED and says review transitions are
+// not shown): submitted accounts are UNDER_REVIEW; review approves, rejects or asks for action again.
 
 export interface StateReason {
   code: string;
@@ -53,28 +50,36 @@ export interface StateReason {
   details?: Record<string, unknown>;
 }
 
-/** The account after a state transition, its history appended; throws when not allowed. */
-export function moveAccount(account: Account, to: AccountStatus, at: string, reason?: StateReason): Account {
-  const from = account.currentState.status as AccountStatus;
-  if (!ACCOUNT_NEXT[from]?.includes(to)) {
-    throw new ServiceError('INVALID_STATE_TRANSITION', { from, to }, `An account in ${from} cannot become ${to}.`);
-  }
-  const state = reason ? { status: to, createdAt: at, reason } : { status: to, createdAt: at };
-  return { ...account, currentState: state, states: [...account.states, state], updatedAt: at };
+/** The event of a new account: the one of the state its history starts in (an initial state). */
+export function accountCreatedEvent(account: Account): EventType | null {
+  return creationEvent('account', (account.states[0] ?? account.currentState).status);
 }
 
-export type AssetStatus = 'ACTIVE' | 'FAILED';
+/** The account after a state transition, its history appended, with its event; throws when not allowed. */
+export function stepAccount(account: Account, to: AccountStatus, at: string, reason?: StateReason): Step<Account> {
+  const from = account.currentState.status;
+  const event = transitionEvent('account', from, to, `An account in ${from} cannot become ${to}.`);
+  const state = reason ? { status: to, createdAt: at, reason } : { status: to, createdAt: at };
+  return { next: { ...account, currentState: state, states: [...account.states, state], updatedAt: at }, event };
+}
 
-/** Ends an asset's onboarding (seed: assets themselves never change, their onboarding status does). */
-export function moveAsset(account: Account, currency: string, to: AssetStatus, at: string): Account {
+/** The account after a state transition, its history appended; throws when not allowed. */
+export function moveAccount(account: Account, to: AccountStatus, at: string, reason?: StateReason): Account {
+  return stepAccount(account, to, at, reason).next;
+}
+
+export type AssetStatus = StateOf<'asset'>;
+
+/** Ends an asset's onboarding, with its event (seed: assets themselves never change, their onboarding status does). */
+export function stepAsset(account: Account, currency: string, to: AssetStatus, at: string): Step<Account> {
   const asset = account.assets.find((a) => a.currency === currency);
   if (!asset) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'asset', id: currency }, `The account has no ${currency} asset.`);
-  if (asset.status !== 'ONBOARDING') {
-    throw new ServiceError(
-      'INVALID_STATE_TRANSITION',
-      { from: asset.status, to },
-      `The ${currency} asset is ${asset.status}, not ONBOARDING.`,
-    );
-  }
-  return { ...account, assets: account.assets.map((a) => (a.currency === currency ? { ...a, status: to } : a)), updatedAt: at };
+  const event = transitionEvent('asset', asset.status, to, `The ${currency} asset is ${asset.status}, not ONBOARDING.`);
+  const next = { ...account, assets: account.assets.map((a) => (a.currency === currency ? { ...a, status: to } : a)), updatedAt: at };
+  return { next, event };
+}
+
+/** The account with an asset's onboarding ended; throws when not allowed. */
+export function moveAsset(account: Account, currency: string, to: AssetStatus, at: string): Account {
+  return stepAsset(account, currency, to, at).next;
 }

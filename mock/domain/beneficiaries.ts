@@ -1,30 +1,36 @@
 // Payment-instruction states and the seed's beneficiary payment-instruction event payload.
-import { ServiceError } from '../errors/catalogue';
+import type { StateOf } from '../../spec/lifecycles';
+import { creationEvent, transitionEvent, type Step } from './lifecycle';
 import type { Reason } from './operations/state-machine';
 import type { Beneficiary, EventType, PaymentInstruction } from './records';
 
-export type InstructionStatus = 'CREATED' | 'APPROVED' | 'REJECTED' | 'ACTION_REQUIRED';
+export type InstructionStatus = StateOf<'paymentInstruction'>;
 
-const NEXT: Record<InstructionStatus, InstructionStatus[]> = {
-  CREATED: ['APPROVED', 'REJECTED', 'ACTION_REQUIRED'],
-  ACTION_REQUIRED: ['APPROVED', 'REJECTED'],
-  APPROVED: ['REJECTED', 'ACTION_REQUIRED'],
-  REJECTED: [],
-};
+// The instruction's transitions and their events are the document's `x-lifecycle` on
+// PaymentInstructionState.status (ours). An instruction state without a status is CREATED.
+function statusOf(instruction: PaymentInstruction): string {
+  return instruction.currentState.status ?? 'CREATED';
+}
 
-export const INSTRUCTION_EVENT: Record<InstructionStatus, EventType> = {
-  CREATED: 'BENEFICIARY_INSTRUCTION_CREATED',
-  APPROVED: 'BENEFICIARY_INSTRUCTION_APPROVED',
-  REJECTED: 'BENEFICIARY_INSTRUCTION_REJECTED',
-  ACTION_REQUIRED: 'BENEFICIARY_INSTRUCTION_ACTION_REQUIRED',
-};
+/** The event of a new instruction (created in its initial state). */
+export function instructionCreatedEvent(instruction: PaymentInstruction): EventType | null {
+  return creationEvent('paymentInstruction', statusOf(instruction));
+}
+
+/** The instruction after a transition, with its event; throws when the lifecycle forbids it. */
+export function stepInstruction(
+  instruction: PaymentInstruction,
+  to: InstructionStatus,
+  at: string,
+  reason?: Reason,
+): Step<PaymentInstruction> {
+  const from = statusOf(instruction);
+  const event = transitionEvent('paymentInstruction', from, to, `A payment instruction in ${from} cannot become ${to}.`);
+  return { next: { ...instruction, currentState: reason ? { status: to, createdAt: at, reason } : { status: to, createdAt: at } }, event };
+}
 
 export function moveInstruction(instruction: PaymentInstruction, to: InstructionStatus, at: string, reason?: Reason): PaymentInstruction {
-  const from = (instruction.currentState.status ?? 'CREATED') as InstructionStatus;
-  if (!NEXT[from].includes(to)) {
-    throw new ServiceError('INVALID_STATE_TRANSITION', { from, to }, `A payment instruction in ${from} cannot become ${to}.`);
-  }
-  return { ...instruction, currentState: reason ? { status: to, createdAt: at, reason } : { status: to, createdAt: at } };
+  return stepInstruction(instruction, to, at, reason).next;
 }
 
 /**

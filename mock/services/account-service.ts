@@ -2,8 +2,9 @@
 // current owner profile", "only accounts not yet submitted for review can be updated").
 import { ServiceError } from '../errors/catalogue';
 import {
-  moveAccount,
-  moveAsset,
+  accountCreatedEvent,
+  stepAccount,
+  stepAsset,
   toResponseOwner,
   type AccountStatus,
   type AssetStatus,
@@ -48,9 +49,11 @@ export class AccountService {
     return (updated as NonNullable<typeof updated>).account;
   }
 
-  /** Adds an account (control API: a new customer's copy of the demo accounts); emits ACCOUNT_CREATED. */
+  /** Adds an account (control API: a new customer's copy of the demo accounts); emits its lifecycle's creation event (ACCOUNT_CREATED). */
   async create(record: AccountRecord): Promise<Account> {
-    const events = this.deps.outbox.entries(accountEvent('ACCOUNT_CREATED', record.account, record.account.createdAt));
+    const events = this.deps.outbox.entries(
+      ...accountEvents(accountCreatedEvent(record.account), record.account, record.account.createdAt),
+    );
     await this.deps.store.insert('account', record.account.customer.id, record.account.id, record, events);
     await this.deps.outbox.publish(events);
     return record.account;
@@ -74,20 +77,21 @@ export class AccountService {
     return this.transition(customerId, accountId, 'ACTION_REQUIRED', reason, 'NOT_SUBMITTED');
   }
 
-  /** Ends an asset's onboarding: ACCOUNT_ASSET_ACTIVATED or ACCOUNT_ASSET_FAILED. */
+  /** Ends an asset's onboarding, with the event its lifecycle names (ACCOUNT_ASSET_ACTIVATED or ACCOUNT_ASSET_FAILED). */
   async settleAsset(customerId: string, accountId: string, currency: string, to: AssetStatus): Promise<Account> {
     const { store, clocks } = this.deps;
     const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
-    const eventType = to === 'ACTIVE' ? 'ACCOUNT_ASSET_ACTIVATED' : 'ACCOUNT_ASSET_FAILED';
-    const events = this.deps.outbox.track((next: AccountRecord) => [accountEvent(eventType, next.account, at)]);
-    const updated = (await store.update(
-      'account',
-      accountId,
-      (r) => ({ ...r, account: moveAsset(r.account, currency, to, at) }),
-      events.of,
-    ))!;
+    // The event of the transition made (from the lifecycle), set by the change the store applies.
+    let emits: EventType | null = null;
+    const events = this.deps.outbox.track((next: AccountRecord) => accountEvents(emits, next.account, at));
+    const change = (r: AccountRecord) => {
+      const step = stepAsset(r.account, currency, to, at);
+      emits = step.event;
+      return { ...r, account: step.next };
+    };
+    const updated = (await store.update('account', accountId, change, events.of))!;
     await this.deps.outbox.publish(events.entries());
     return updated.account;
   }
@@ -103,17 +107,20 @@ export class AccountService {
     const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
-    // The seed's account events: only ACTION_REQUIRED among the states has one.
-    const events = this.deps.outbox.track((next: AccountRecord) =>
-      to === 'ACTION_REQUIRED' ? [accountEvent('ACCOUNT_ACTION_REQUIRED', next.account, at)] : [],
-    );
-    const change = (r: AccountRecord) => ({ account: moveAccount(r.account, to, at, reason), review: review ?? r.review });
+    // The event of the transition made, from the lifecycle (the seed's account events: only the moves into ACTION_REQUIRED have one).
+    let emits: EventType | null = null;
+    const events = this.deps.outbox.track((next: AccountRecord) => accountEvents(emits, next.account, at));
+    const change = (r: AccountRecord) => {
+      const step = stepAccount(r.account, to, at, reason);
+      emits = step.event;
+      return { account: step.next, review: review ?? r.review };
+    };
     const updated = (await store.update('account', accountId, change, events.of))!;
     await this.deps.outbox.publish(events.entries());
     return updated.account;
   }
 }
 
-function accountEvent(eventType: EventType, account: Account, atTime: string): DomainEvent {
-  return resourceEvent('ACCOUNT', eventType, account, account.customer.id, atTime);
+function accountEvents(eventType: EventType | null, account: Account, atTime: string): DomainEvent[] {
+  return eventType ? [resourceEvent('ACCOUNT', eventType, account, account.customer.id, atTime)] : [];
 }

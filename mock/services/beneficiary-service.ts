@@ -1,12 +1,12 @@
-// Beneficiaries and their payment instructions. Instructions have their own state (ours:
-// CREATED → APPROVED | REJECTED | ACTION_REQUIRED) and each transition emits its
-// BENEFICIARY_INSTRUCTION_* event with the seed's payment-instruction payload.
+// Beneficiaries and their payment instructions. Instructions have their own state (the document's
+// x-lifecycle on PaymentInstructionState.status) and each transition emits the
+// BENEFICIARY_INSTRUCTION_* event it lists, with the seed's payment-instruction payload.
 import { ServiceError } from '../errors/catalogue';
 import { instructionRejectedAtOnce, MAGIC_REJECTION } from '../domain/magic-values';
-import { instructionEventPayload, INSTRUCTION_EVENT, moveInstruction, type InstructionStatus } from '../domain/beneficiaries';
+import { instructionCreatedEvent, instructionEventPayload, stepInstruction, type InstructionStatus } from '../domain/beneficiaries';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import type { Reason } from '../domain/operations/state-machine';
-import type { Beneficiary, PaymentInstruction, Schemas } from '../domain/records';
+import type { Beneficiary, EventType, PaymentInstruction, Schemas } from '../domain/records';
 import type { DomainEvent } from '../events/event-bus';
 import type { Deps } from './deps';
 import { ownBeneficiary } from './ownership';
@@ -45,7 +45,9 @@ export class BeneficiaryService {
       createdAt: at,
       updatedAt: at,
     };
-    const events = this.deps.outbox.entries(...beneficiary.paymentInstructions.map((pi) => instructionEvent(beneficiary, pi)));
+    const events = this.deps.outbox.entries(
+      ...beneficiary.paymentInstructions.flatMap((pi) => instructionEvents(instructionCreatedEvent(pi), beneficiary, pi)),
+    );
     await store.insert('beneficiary', customerId, beneficiary.id, beneficiary, events);
     await this.deps.outbox.publish(events);
     return this.applyMagicValues(customerId, beneficiary, beneficiary.paymentInstructions);
@@ -57,7 +59,9 @@ export class BeneficiaryService {
     await ownBeneficiary(store, customerId, beneficiaryId);
     const at = clock.nowIso();
     const instruction = this.newInstruction(input, at);
-    const events = this.deps.outbox.track((next: Beneficiary) => [instructionEvent(next, instruction)]);
+    const events = this.deps.outbox.track((next: Beneficiary) =>
+      instructionEvents(instructionCreatedEvent(instruction), next, instruction),
+    );
     const add = (current: Beneficiary) => ({
       ...current,
       paymentInstructions: [...current.paymentInstructions, instruction],
@@ -98,10 +102,17 @@ export class BeneficiaryService {
     }
     const at = clock.nowIso();
     const moved = (next: Beneficiary) => next.paymentInstructions.find((pi) => pi.id === instructionId) as PaymentInstruction;
-    const events = this.deps.outbox.track((next: Beneficiary) => [instructionEvent(next, moved(next))]);
+    // The event of the transition made (from the lifecycle), set by the change the store applies.
+    let emits: EventType | null = null;
+    const events = this.deps.outbox.track((next: Beneficiary) => instructionEvents(emits, next, moved(next)));
+    const step = (pi: PaymentInstruction) => {
+      const made = stepInstruction(pi, to, at, reason);
+      emits = made.event;
+      return made.next;
+    };
     const move = (current: Beneficiary) => ({
       ...current,
-      paymentInstructions: current.paymentInstructions.map((pi) => (pi.id === instructionId ? moveInstruction(pi, to, at, reason) : pi)),
+      paymentInstructions: current.paymentInstructions.map((pi) => (pi.id === instructionId ? step(pi) : pi)),
       updatedAt: at,
     });
     const updated = (await store.update('beneficiary', beneficiaryId, move, events.of))!;
@@ -123,15 +134,17 @@ export class BeneficiaryService {
   }
 }
 
-/** The BENEFICIARY_INSTRUCTION_* event of an instruction's current state. */
-function instructionEvent(beneficiary: Beneficiary, instruction: PaymentInstruction): DomainEvent {
-  const status = (instruction.currentState.status ?? 'CREATED') as InstructionStatus;
+/** The BENEFICIARY_INSTRUCTION_* event the lifecycle names for an instruction's last change (none when it names none). */
+function instructionEvents(eventType: EventType | null, beneficiary: Beneficiary, instruction: PaymentInstruction): DomainEvent[] {
+  if (!eventType) return [];
   const atTime = instruction.currentState.createdAt;
-  return {
-    eventType: INSTRUCTION_EVENT[status],
-    resource: 'BENEFICIARY',
-    customerId: beneficiary.customerId,
-    atTime,
-    payload: instructionEventPayload(beneficiary, instruction, atTime),
-  };
+  return [
+    {
+      eventType,
+      resource: 'BENEFICIARY',
+      customerId: beneficiary.customerId,
+      atTime,
+      payload: instructionEventPayload(beneficiary, instruction, atTime),
+    },
+  ];
 }

@@ -6,11 +6,11 @@ import { amount, atScale, fitsScale, isPositive, scaleOf } from '../domain/money
 import { depositSettlesAtOnce, withdrawalForcedShort } from '../domain/magic-values';
 import { buildOperation } from '../domain/operations/build';
 import { settlementPlan } from '../domain/operations/settlement';
-import { moveOperation, OPERATION_EVENT, type OperationStatus, type Reason } from '../domain/operations/state-machine';
+import { operationCreatedEvent, stepOperation, type OperationStatus, type Reason } from '../domain/operations/state-machine';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import { buildDepositBrCode } from '../domain/pix';
 import { assertQuoteUsable } from '../domain/quotes';
-import type { AccountRecord, Operation, QuoteRecord, Schemas } from '../domain/records';
+import type { AccountRecord, EventType, Operation, QuoteRecord, Schemas } from '../domain/records';
 import type { DomainEvent } from '../events/event-bus';
 import { resourceEvent } from '../events/resource-event';
 import type { ClaimedJob, RefusedBalance } from '../store';
@@ -165,7 +165,7 @@ export class OperationService {
     const jobFirst = !settlesAtOnce && (this.deps.config.autoSettleMs ?? 0) > 0;
     if (jobFirst) await this.scheduleAutoSettle(operation);
     // One atomic step: the operation stored with its event (the outbox) and the quote consumed by it, or none of them.
-    const events = this.deps.outbox.entries(eventOf(operation));
+    const events = this.deps.outbox.entries(...eventsOf(operationCreatedEvent(operation), operation));
     if (!(await store.insertConsumingQuote(quote.id, 'operation', customerId, id, operation, events)))
       throw new ServiceError('QUOTE_ALREADY_CONSUMED');
     await this.deps.outbox.publish(events);
@@ -234,14 +234,15 @@ export class OperationService {
       status: 'CONFIRMED' as const,
       confirmedAt: at,
     }));
-    const events = this.deps.outbox.track((next: Operation) => [eventOf(next)]);
-    const outcome = await store.updateWithBalances(
-      'operation',
-      operationId,
-      (current) => moveOperation(settleable(current), 'COMPLETED', at, { transactions }),
-      [...plan.debits, ...plan.credits],
-      events.of,
-    );
+    // The event of the transition made (from the lifecycle), set by the change the store applies.
+    let emits: EventType | null = null;
+    const events = this.deps.outbox.track((next: Operation) => eventsOf(emits, next));
+    const complete = (current: Operation) => {
+      const step = stepOperation(settleable(current), 'COMPLETED', at, { transactions });
+      emits = step.event;
+      return step.next;
+    };
+    const outcome = await store.updateWithBalances('operation', operationId, complete, [...plan.debits, ...plan.credits], events.of);
     if (!outcome) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'operation', id: operationId });
     if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance);
     if ('over' in outcome) return this.failOver(operation, outcome.over);
@@ -255,7 +256,7 @@ export class OperationService {
       message: `The ${asset} balance is too low for this operation.`,
       details: { asset, balance: this.shown(asset, balance) },
     };
-    // moveOperation refuses to fail an operation that has ended (the same INVALID_STATE_TRANSITION as assertSettleable).
+    // stepOperation refuses to fail an operation that has ended (the same INVALID_STATE_TRANSITION as assertSettleable).
     return this.transition(operation, 'FAILED', { reason });
   }
 
@@ -280,20 +281,26 @@ export class OperationService {
     return this.transition(operation, to, { reason });
   }
 
-  /** One atomic step from the stored state, with its event (moveOperation refuses a transition the state machine forbids). */
-  private async transition(operation: Operation, to: OperationStatus, extra: Parameters<typeof moveOperation>[3]): Promise<Operation> {
+  /** One atomic step from the stored state, with its event (stepOperation refuses a transition the lifecycle does not list). */
+  private async transition(operation: Operation, to: OperationStatus, extra: Parameters<typeof stepOperation>[3]): Promise<Operation> {
     const at = (await this.deps.clocks.clockOf(operation.customer.id)).nowIso();
-    const events = this.deps.outbox.track((next: Operation) => [eventOf(next)]);
-    const moved = await this.deps.store.update('operation', operation.id, (current) => moveOperation(current, to, at, extra), events.of);
+    let emits: EventType | null = null;
+    const events = this.deps.outbox.track((next: Operation) => eventsOf(emits, next));
+    const move = (current: Operation) => {
+      const step = stepOperation(current, to, at, extra);
+      emits = step.event;
+      return step.next;
+    };
+    const moved = await this.deps.store.update('operation', operation.id, move, events.of);
     await this.deps.outbox.publish(events.entries());
     return moved as Operation;
   }
 }
 
-/** The event of the operation's current state. */
-function eventOf(operation: Operation): DomainEvent {
-  const status = operation.currentState.status as OperationStatus;
-  return resourceEvent('OPERATION', OPERATION_EVENT[status], operation, operation.customer.id, operation.currentState.createdAt);
+/** The event the lifecycle names for the operation's last change (none when it names none), at the moment of its state. */
+function eventsOf(eventType: EventType | null, operation: Operation): DomainEvent[] {
+  if (!eventType) return [];
+  return [resourceEvent('OPERATION', eventType, operation, operation.customer.id, operation.currentState.createdAt)];
 }
 
 /** Only a REQUESTED or ACTION_REQUIRED operation can be settled (either way it ends). */

@@ -6,7 +6,7 @@ import { isObject, type Json, type JsonObject } from './document';
 export const DOCUMENT_ID = 'fos-openapi.json';
 
 // Keys whose values are data, not schemas: never rewrite inside them.
-const DATA_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default', 'x-extensible-enum']);
+const DATA_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default', 'x-extensible-enum', 'x-lifecycle']);
 
 export function rewriteRefs(node: Json): Json {
   return mapSchema(node, (obj) => {

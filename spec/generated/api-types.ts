@@ -984,7 +984,7 @@ export interface components {
         };
         /** @description Seed - the state of a payment instruction; the seed shows `createdAt` and `reason`. */
         PaymentInstructionState: {
-            /** @description Optional, as the seed does not show it. */
+            /** @description Optional, as the seed does not show it; an instruction state without it is CREATED. */
             status?: string;
             /** Format: date-time */
             createdAt: string;

@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import { ServiceError } from '../../mock/errors/catalogue';
 import { buildOperation, propagatingTags, type NewOperation } from '../../mock/domain/operations/build';
 import { settlementPlan, type SettlementPlan } from '../../mock/domain/operations/settlement';
-import { canMove, moveOperation, OPERATION_EVENT, type OperationStatus } from '../../mock/domain/operations/state-machine';
+import { canMove, moveOperation, stepOperation, type OperationStatus } from '../../mock/domain/operations/state-machine';
 import type { Operation, Schemas } from '../../mock/domain/records';
 
 const CUSTOMER = 'c0ffee00-0000-4000-8000-000000000001';
@@ -76,13 +76,8 @@ describe('operation state machine', () => {
     expect(error.details).toEqual({ from, to });
   });
 
-  it('names one OPERATION_* event per status', () => {
-    expect(OPERATION_EVENT).toEqual({
-      REQUESTED: 'OPERATION_REQUESTED',
-      COMPLETED: 'OPERATION_COMPLETED',
-      FAILED: 'OPERATION_FAILED',
-      ACTION_REQUIRED: 'OPERATION_ACTION_REQUIRED',
-    });
+  it.each(ALLOWED)('an operation moving from %s to %s emits the OPERATION_* event of the state it enters', (from, to) => {
+    expect(stepOperation(operation(from), to, LATER).event).toBe(`OPERATION_${to}`);
   });
 });
 

@@ -1,27 +1,14 @@
 // Operation states. Seed: operations are created REQUESTED and COMPLETED is seen; the event
-// names add FAILED and ACTION_REQUIRED outcomes. The transitions between them are ours.
-import { ServiceError } from '../../errors/catalogue';
+// names add FAILED and ACTION_REQUIRED outcomes. The transitions between them, and the event each
+// emits, are the document's `x-lifecycle` on OperationState.status (ours).
+import { transitionOf, type StateOf } from '../../../spec/lifecycles';
+import { creationEvent, transitionEvent, type Step } from '../lifecycle';
 import type { EventType, Operation } from '../records';
 
-export type OperationStatus = 'REQUESTED' | 'COMPLETED' | 'FAILED' | 'ACTION_REQUIRED';
-
-const NEXT_STATES: Record<OperationStatus, OperationStatus[]> = {
-  REQUESTED: ['COMPLETED', 'FAILED', 'ACTION_REQUIRED'],
-  // A flagged operation is resolved by settling or failing it, or by returning it to processing.
-  ACTION_REQUIRED: ['REQUESTED', 'COMPLETED', 'FAILED'],
-  COMPLETED: [],
-  FAILED: [],
-};
-
-export const OPERATION_EVENT: Record<OperationStatus, EventType> = {
-  REQUESTED: 'OPERATION_REQUESTED',
-  COMPLETED: 'OPERATION_COMPLETED',
-  FAILED: 'OPERATION_FAILED',
-  ACTION_REQUIRED: 'OPERATION_ACTION_REQUIRED',
-};
+export type OperationStatus = StateOf<'operation'>;
 
 export function canMove(from: OperationStatus, to: OperationStatus): boolean {
-  return NEXT_STATES[from].includes(to);
+  return transitionOf('operation', from, to) !== undefined;
 }
 
 export interface Reason {
@@ -30,22 +17,28 @@ export interface Reason {
   details?: Record<string, unknown>;
 }
 
-/** The operation after a transition; throws when the state machine forbids it. */
-export function moveOperation(
-  operation: Operation,
-  to: OperationStatus,
-  at: string,
-  extra: { reason?: Reason; transactions?: Operation['transactions'] } = {},
-): Operation {
-  const from = operation.currentState.status as OperationStatus;
-  if (!canMove(from, to)) {
-    throw new ServiceError('INVALID_STATE_TRANSITION', { from, to }, `An operation in ${from} cannot become ${to}.`);
-  }
+type Extra = { reason?: Reason; transactions?: Operation['transactions'] };
+
+/** The event of a new operation (created in its initial state). */
+export function operationCreatedEvent(operation: Operation): EventType | null {
+  return creationEvent('operation', operation.currentState.status);
+}
+
+/** The operation after a transition, with the event it emits; throws when the lifecycle forbids it. */
+export function stepOperation(operation: Operation, to: OperationStatus, at: string, extra: Extra = {}): Step<Operation> {
+  const from = operation.currentState.status;
+  const event = transitionEvent('operation', from, to, `An operation in ${from} cannot become ${to}.`);
   const currentState = extra.reason ? { status: to, createdAt: at, reason: extra.reason } : { status: to, createdAt: at };
-  return {
+  const next = {
     ...operation,
     currentState,
     transactions: [...operation.transactions, ...(extra.transactions ?? [])],
     updatedAt: at,
   };
+  return { next, event };
+}
+
+/** The operation after a transition; throws when the lifecycle forbids it. */
+export function moveOperation(operation: Operation, to: OperationStatus, at: string, extra: Extra = {}): Operation {
+  return stepOperation(operation, to, at, extra).next;
 }
