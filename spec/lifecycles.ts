@@ -37,9 +37,14 @@ export function transitionOf(name: LifecycleName, from: string, to: string): Tra
   return transitionsOf(name).find((t) => t.from === from && t.to === to);
 }
 
+/** The initial states of a lifecycle (a record may be created in them), each with its event, in declared order. */
+export function initialStates(name: LifecycleName): readonly Entry[] {
+  return LIFECYCLES[name].initial;
+}
+
 /** The initial state `state` (a record may be created in it) with its event; undefined when it is not initial. */
 export function initialOf(name: LifecycleName, state: string): Entry | undefined {
-  return (LIFECYCLES[name].initial as readonly Entry[]).find((i) => i.state === state);
+  return initialStates(name).find((i) => i.state === state);
 }
 
 export function isTerminal(name: LifecycleName, state: string): boolean {

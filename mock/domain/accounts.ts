@@ -1,8 +1,8 @@
 // Owner profiles. Seed: the tax document is sent as `identificationDocument` and returned as
 // `taxId`; the company owner's UBOs are not part of the update and are kept.
 import { ServiceError } from '../errors/catalogue';
-import type { StateOf } from '../../spec/lifecycles';
-import { creationEvent, transitionEvent, type Step } from './lifecycle';
+import { initialOf, initialStates, type StateOf } from '../../spec/lifecycles';
+import { transitionEvent, type Step } from './lifecycle';
 import type { Account, EventType, Schemas } from './records';
 
 export type OwnerInput = Schemas['AccountUpdate']['owner'];
@@ -50,9 +50,15 @@ export interface StateReason {
   details?: Record<string, unknown>;
 }
 
-/** The event of a new account: the one of the state its history starts in (an initial state). */
+/**
+ * The event of a new account: the one of the initial state its history starts in. A new customer's
+ * accounts are copies of the fixtures', which may start anywhere in the lifecycle (accounts pulled
+ * from a sandbox): one that does not start in an initial state is created with the lifecycle's own
+ * creation event, that of its first initial state.
+ */
 export function accountCreatedEvent(account: Account): EventType | null {
-  return creationEvent('account', (account.states[0] ?? account.currentState).status);
+  const first = (account.states[0] ?? account.currentState).status;
+  return (initialOf('account', first) ?? initialStates('account')[0])?.event ?? null;
 }
 
 /** The account after a state transition, its history appended, with its event; throws when not allowed. */

@@ -120,3 +120,14 @@ describe('one edit of the declaration changes the mock', () => {
     expect(move.account('UNDER_REVIEW', 'APPROVED').event).toBe('ACCOUNT_ACTION_REQUIRED');
   });
 });
+
+describe('a new account', () => {
+  it('whose history starts in an initial state emits that state’s creation event', () => {
+    expect(accounts.accountCreatedEvent(account('ACTION_REQUIRED'))).toBe('ACCOUNT_CREATED');
+  });
+
+  it('copied from a fixture that starts mid-lifecycle (APPROVED, pulled from a sandbox) gets the lifecycle’s creation event', () => {
+    expect(accounts.accountCreatedEvent(account('APPROVED'))).toBe('ACCOUNT_CREATED');
+    expect(accounts.accountCreatedEvent(account('REJECTED'))).toBe('ACCOUNT_CREATED');
+  });
+});
