@@ -16,7 +16,8 @@ const tsJest = [
   },
 ];
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment; a worker whose work is done ends at once (test/support/test-environment.cjs).
+  testEnvironment: '<rootDir>/test/support/test-environment.cjs',
   transform: { '^.+\\.(t|j|mj)s$': tsJest },
   transformIgnorePatterns: ['/node_modules/(?!(jose|fast-check|pure-rand|@faker-js)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],

@@ -5,9 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMock, type RunningMock } from '../../mock/package';
 import { describeWithChromium } from './support/chromium-suite';
-import { openSession, openView, requestRow, ServiceApi, short, UI_TIMEOUT_MS, VIEWPORT, type Session } from './support/session';
-
-const TEST_TIMEOUT_MS = 30_000;
+import {
+  openSession,
+  openView,
+  requestRow,
+  ServiceApi,
+  short,
+  TEST_TIMEOUT_MS,
+  UI_TIMEOUT_MS,
+  VIEWPORT,
+  type Session,
+} from './support/session';
 
 /** The status of each message listed: its latest attempt's (the last row of its attempts). */
 async function latestStatuses(panel: Locator): Promise<string[]> {

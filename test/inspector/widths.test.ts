@@ -9,9 +9,8 @@ import type { Locator } from 'playwright-core';
 import { describeViolations, screenshot, seriousViolations } from './support/audit';
 import { describeWithChromium } from './support/chromium-suite';
 import { layoutProblems, overlap } from './support/layout';
-import { openSession, openView, requestRow, type Session } from './support/session';
+import { openSession, openView, requestRow, type Session, TEST_TIMEOUT_MS } from './support/session';
 
-const TEST_TIMEOUT_MS = 30_000;
 const WIDTHS = [390, 768, 1280];
 const HEIGHT = 844;
 
