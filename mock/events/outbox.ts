@@ -88,10 +88,15 @@ export class EventOutbox {
     return published;
   }
 
-  /** A relay round every `everyMs` of real time, until stop(). */
+  /** A relay round every `everyMs` of real time, until stop(); none while the last one still runs (a slow store must not queue them up). */
   start(everyMs: number): void {
+    let running = false;
     this.timer = setInterval(() => {
-      this.relay().catch((error: unknown) => this.options.onError(error));
+      if (running) return;
+      running = true;
+      this.relay()
+        .catch((error: unknown) => this.options.onError(error))
+        .finally(() => (running = false));
     }, everyMs);
     this.timer.unref();
   }

@@ -1,7 +1,10 @@
 // An event whose publication fails after its write landed (the dispatcher could not queue its
 // deliveries: the store failed for a moment) is not lost: it stays in the outbox, and the relay
 // publishes it once the lease has passed. The request that made the change still succeeds.
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import { EventBus } from '../../mock/events/event-bus';
+import { EventOutbox } from '../../mock/events/outbox';
+import type { OutboxEntry, Store } from '../../mock/store';
 import { deposit } from '../control/support';
 import { useSubscribedMock } from '../http/subscribed-mock';
 import { until } from '../support/waits';
@@ -37,6 +40,34 @@ describe('an event whose publication failed', () => {
       expect(await store.takeOutbox(0, 10)).toEqual([]);
     } finally {
       store.all = all;
+    }
+  });
+});
+
+describe('the relay timer', () => {
+  it('starts no round while the last one still runs (a slow store does not queue rounds up)', async () => {
+    jest.useFakeTimers();
+    try {
+      let calls = 0;
+      let finish: (entries: OutboxEntry[]) => void = () => undefined;
+      const store = {
+        takeOutbox: () => {
+          calls++;
+          return new Promise<OutboxEntry[]>((resolve) => (finish = resolve));
+        },
+        outboxDone: () => Promise.resolve(),
+      } as unknown as Store;
+      const outbox = new EventOutbox({ store, bus: new EventBus(), newId: () => 'id', leaseMs: 40, onError: () => undefined });
+      outbox.start(10);
+      await jest.advanceTimersByTimeAsync(100);
+      expect(calls).toBe(1);
+      finish([]);
+      await jest.advanceTimersByTimeAsync(10);
+      expect(calls).toBe(2);
+      finish([]);
+      await outbox.stop();
+    } finally {
+      jest.useRealTimers();
     }
   });
 });
