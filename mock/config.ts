@@ -91,7 +91,8 @@ export interface Config {
    * How long a replica holds a job it claimed (auto-settlement, a webhook delivery) before another
    * may claim it again, in ms of real time (env JOB_LEASE_MS, default 10 s). The holder renews it
    * while the job runs, so only a replica that died or hangs loses its jobs; a shorter lease
-   * re-runs them sooner. Longer than WEBHOOK_TIMEOUT_MS is not needed: the lease is renewed.
+   * re-runs them sooner. Longer than WEBHOOK_TIMEOUT_MS is not needed: the lease is renewed. A
+   * change's events left unpublished this long (their replica died) are published by another.
    */
   jobLeaseMs: number;
   /** Serve the /_mock control API (env CONTROL_API, default on). */
