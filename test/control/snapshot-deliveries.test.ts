@@ -106,7 +106,9 @@ function deliveryScenarios(options: () => AppOptions): void {
     ]);
     const messages = snapshot.deliveries!.map((delivery) => delivery.messageId);
     expect(receiver.received[0]!.headers['x-message-id']).toBe(messages[0]);
-    // The first mock goes away with its attempt unanswered.
+    // The first mock goes away with its attempt unanswered: the receiver drops the held connection
+    // (closing a mock waits for a delivery in flight, here up to its 10 s time-out).
+    receiver.release('reset');
     await a.close();
     receiver.received.length = 0;
 

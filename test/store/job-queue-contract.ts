@@ -1,7 +1,8 @@
 // The rules every JobQueue keeps (mock/store/job-queue.ts), written once and run against each
-// implementation (job-queue.test.ts: MemoryJobQueue, and RedisJobQueue on a real redis-server).
+// implementation (memory-job-queue.test.ts: MemoryJobQueue; redis-job-queue.test.ts: RedisJobQueue
+// on a real redis-server).
 // Times are mock times handed to `claim`: nothing here waits for real time, so these tests say
-// nothing about leases (the Redis-only tests in job-queue.test.ts do). Jobs are told apart by
+// nothing about leases (the Redis-only tests in redis-job-queue.test.ts do). Jobs are told apart by
 // their data (`{ name }`); ids are the queue's own and only compared with each other. Completing,
 // renewing, clearing, counts, attempts and data: job-queue-life-contract.ts.
 import { afterEach, describe, expect, it } from '@jest/globals';

@@ -9,6 +9,13 @@ import { spawnSync, type SpawnSyncOptionsWithStringEncoding } from 'node:child_p
 /** How long one awaited thing may take before it counts as a hang (a start-up, a delivery, a job...). */
 export const HANG_GUARD_MS = 60_000;
 
+/**
+ * The time-out of a test that makes thousands of requests: jest.config.js's hang guard, stated on
+ * the test so that mutation testing's 5 s a test (stryker.config.json), meant to end a mutant that
+ * leaves one request unanswered, does not cut it short.
+ */
+export const BULK_TEST_MS = 180_000;
+
 /** An error that says a wait gave up: what it waited for and for how long. */
 export class HangError extends Error {
   override name = 'HangError';

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startMock, type Harness } from '../http/harness';
 import { control } from '../control/support';
 import { newCustomer, quoteFor } from './support';
+import { BULK_TEST_MS } from '../support/waits';
 
 let h: Harness;
 beforeAll(async () => {
@@ -56,19 +57,23 @@ describe('verifying requests', () => {
     expect(result.nearMisses[1].differences.map((d: { field: string }) => d.field)).toEqual(['method', 'path', 'body.$.sourceAmount']);
   });
 
-  it('another customer’s traffic neither counts nor pushes a customer’s requests out of its journal', async () => {
-    const carol = await newCustomer(h);
-    const noisy = await newCustomer(h);
-    await quoteFor(carol, '10.00').expect(201);
-    // More than the journal of everyone keeps (1000): carol's request is gone from it, not from hers.
-    for (let i = 0; i < 1010; i++) await noisy.api.get('/api/accounts?limit=1').expect(200);
-    const mine = (await control(h).get(`/journal?customerId=${carol.customerId}`).expect(200)).body.data;
-    expect(mine.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)).toEqual(['POST /v1/quotes']);
-    const result = (
-      await verify({ request: { method: 'POST', path: '/v1/quotes', customerId: carol.customerId }, count: { exactly: 1 } }).expect(200)
-    ).body;
-    expect(result.ok).toBe(true);
-  });
+  it(
+    'another customer’s traffic neither counts nor pushes a customer’s requests out of its journal',
+    async () => {
+      const carol = await newCustomer(h);
+      const noisy = await newCustomer(h);
+      await quoteFor(carol, '10.00').expect(201);
+      // More than the journal of everyone keeps (1000): carol's request is gone from it, not from hers.
+      for (let i = 0; i < 1010; i++) await noisy.api.get('/api/accounts?limit=1').expect(200);
+      const mine = (await control(h).get(`/journal?customerId=${carol.customerId}`).expect(200)).body.data;
+      expect(mine.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)).toEqual(['POST /v1/quotes']);
+      const result = (
+        await verify({ request: { method: 'POST', path: '/v1/quotes', customerId: carol.customerId }, count: { exactly: 1 } }).expect(200)
+      ).body;
+      expect(result.ok).toBe(true);
+    },
+    BULK_TEST_MS,
+  );
 
   it('a template path, a status class, headers and matches/contains all narrow the count', async () => {
     const dave = await newCustomer(h);

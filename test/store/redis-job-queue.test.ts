@@ -1,10 +1,10 @@
-// The job queues: the shared JobQueue contract (job-queue-contract.ts) on MemoryJobQueue and on
-// RedisJobQueue (a real redis-server, one per file, each test under its own key prefix), then
-// what only the Redis queue promises: two queues on one prefix are two replicas of one queue (a
+// The Redis job queue: the shared JobQueue contract (job-queue-contract.ts) on RedisJobQueue (a
+// real redis-server, one per file, each test under its own key prefix), then what only the Redis
+// queue promises: two queues on one prefix are two replicas of one queue (a
 // job claimed once, a group run one job at a time, whoever claims), a claim is a lease in real
 // time that another replica takes over once it runs out, and prefixes keep queues apart.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { MemoryJobQueue, type ClaimedJob, type JobSpec } from '../../mock/store';
+import type { ClaimedJob, JobSpec } from '../../mock/store';
 import { connectRedis, type RedisClient, RedisJobQueue } from '../../mock/store/redis';
 import { describeWithRedis, uniquePrefix } from '../support/redis-suite';
 import { jobQueueContract } from './job-queue-contract';
@@ -15,8 +15,6 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The lease of the contract's Redis queues: long enough never to run out during a test. */
 const LONG_LEASE_MS = 60_000;
-
-jobQueueContract('MemoryJobQueue', () => Promise.resolve(new MemoryJobQueue()));
 
 describeWithRedis('RedisJobQueue', (redis) => {
   const clients = new Map<RedisJobQueue, RedisClient>();
