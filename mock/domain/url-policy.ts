@@ -174,18 +174,19 @@ export const PLAIN_HTTP_DOES_NOT_RESOLVE = `${PLAIN_HTTP.slice(0, -1)}; its host
 
 /**
  * A host name the policy must resolve before it can judge a URL, and what its addresses must all
- * be: public; private; or a possible receiver, anything but link-local, unspecified or metadata.
+ * be: public, or private.
  */
 export interface Resolution {
   host: string;
-  must: 'public' | 'private' | 'receiver';
+  must: 'public' | 'private';
 }
 
 /**
  * Under production, a URL's host that is a name rather than an address literal: every address
- * must be public. Under development, a host name other than localhost: every address of a
- * plain-HTTP URL's must be private, none of an HTTPS URL's link-local or metadata. Undefined
- * otherwise (a literal, localhost under development, a URL that does not parse: urlProblem judges those).
+ * must be public. Under development, a plain-HTTP host name other than localhost: every address
+ * must be private. Undefined otherwise (a literal, localhost or an HTTPS name under development,
+ * a URL that does not parse: urlProblem judges those, and the delivery's connection judges an
+ * HTTPS name's addresses as it resolves them: webhooks/connect-lookup.ts).
  */
 export function resolutionNeeded(raw: string, policy: UrlPolicy): Resolution | undefined {
   let url: URL;
@@ -196,17 +197,16 @@ export function resolutionNeeded(raw: string, policy: UrlPolicy): Resolution | u
   }
   if (literalAddress(url.hostname) !== undefined) return undefined;
   if (policy === 'production') return { host: url.hostname, must: 'public' };
-  if (isLoopbackHost(url.hostname)) return undefined;
-  return { host: url.hostname, must: url.protocol === 'http:' ? 'private' : 'receiver' };
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  return { host: url.hostname, must: 'private' };
 }
 
 /**
- * Why a host name's addresses do not do for the resolution asked, or undefined when they do. None
- * at all (it does not resolve) is refused, except for a possible receiver: its delivery finds out.
+ * Why a host name's addresses do not do for the resolution asked, or undefined when they do (none
+ * at all: it does not resolve).
  */
 export function resolvedProblem(addresses: ResolvedAddress[] | undefined, must: Resolution['must']): string | undefined {
   if (addresses?.some(({ address }) => isNeverReceiver(address))) return RESOLVES_TO_NEVER;
-  if (must === 'receiver') return undefined;
   if (must === 'public') {
     if (addresses === undefined || addresses.length === 0) return DOES_NOT_RESOLVE;
     return allPublic(addresses) ? undefined : RESOLVES_TO_NON_PUBLIC;

@@ -119,7 +119,9 @@ export class SubscriptionService {
    * subscription was made (DNS rebinding) is refused: under every policy to a link-local,
    * unspecified or metadata address, under production to a non-public one, under development
    * plain HTTP to a public one. A URL the policy refuses outright (a subscription restored from a
-   * snapshot of a mock with another policy) is refused too.
+   * snapshot of a mock with another policy) is refused too. An HTTPS name under development is
+   * judged by the delivery's connection as it resolves it (webhooks/connect-lookup.ts): one look-up
+   * an attempt, where DNS may take a second to say a name is unknown.
    */
   async deliveryRefusal(url: string): Promise<string | undefined> {
     const policy = this.deps.config.urlPolicy;
@@ -128,8 +130,7 @@ export class SubscriptionService {
     const resolution = resolutionNeeded(url, policy);
     if (resolution === undefined) return undefined;
     const addresses = await this.resolve(resolution.host);
-    // An HTTPS name under development that does not resolve now: the attempt says so itself.
-    if (addresses === undefined) return resolution.must === 'receiver' ? undefined : 'host not found';
+    if (addresses === undefined) return 'host not found';
     const resolved = resolvedProblem(addresses, resolution.must);
     if (resolved === undefined) return undefined;
     if (resolved === RESOLVES_TO_NEVER) return 'refused: the URL resolves to a link-local, unspecified or cloud metadata address';
@@ -142,10 +143,7 @@ export class SubscriptionService {
     const policy = this.deps.config.urlPolicy;
     let problem = urlProblem(url, policy);
     const resolution = problem ? undefined : resolutionNeeded(url, policy);
-    // An HTTPS name under development is judged before each delivery (and by the connection), not
-    // here: where DNS does not answer, a look-up would hold every create for a second or more.
-    if (resolution !== undefined && resolution.must !== 'receiver')
-      problem = resolvedProblem(await this.resolve(resolution.host), resolution.must);
+    if (resolution !== undefined) problem = resolvedProblem(await this.resolve(resolution.host), resolution.must);
     if (problem) throw new ServiceError('VALIDATION_ERROR', { fields: [{ field: 'body.url', message: problem }] });
   }
 

@@ -2,7 +2,7 @@
 // every spelling the URL parser accepts or an IPv6 address can carry an IPv4 one in; loopback and
 // private receivers stay accepted under development; a host name is judged by its addresses.
 import { describe, expect, it } from '@jest/globals';
-import { isNeverReceiver, resolvedProblem, urlProblem, type ResolvedAddress } from '../../mock/domain/url-policy';
+import { isNeverReceiver, resolutionNeeded, resolvedProblem, urlProblem, type ResolvedAddress } from '../../mock/domain/url-policy';
 
 const NEVER_A_RECEIVER = 'must not reach a link-local, unspecified or cloud metadata address (refused under every URL policy)';
 const RESOLVES_TO_NEVER = 'must not reach a link-local, unspecified or cloud metadata address (its host name resolves to one)';
@@ -108,15 +108,13 @@ describe("a host name's addresses", () => {
     ['64:ff9b::a9fe:a9fe'],
     ['0.0.0.0'],
   ])('one link-local, unspecified or metadata address (%s) refuses it, whatever the name must otherwise be', (address) => {
-    for (const must of ['public', 'private', 'receiver'] as const) {
+    for (const must of ['public', 'private'] as const) {
       expect([must, resolvedProblem(at('10.0.0.1', '93.184.216.34', address), must)]).toEqual([must, RESOLVES_TO_NEVER]);
     }
   });
 
-  it('an HTTPS name under development may resolve to anything else, or not at all', () => {
-    expect(resolvedProblem(at('93.184.216.34', '2606:4700::1111'), 'receiver')).toBeUndefined();
-    expect(resolvedProblem(at('10.0.0.1', '127.0.0.1', '::1'), 'receiver')).toBeUndefined();
-    expect(resolvedProblem(undefined, 'receiver')).toBeUndefined();
+  it('an HTTPS name under development is not resolved by the policy (its connection judges each address)', () => {
+    expect(resolutionNeeded('https://metadata.google.internal/', 'development')).toBeUndefined();
   });
 
   it('a plain-HTTP name under development still accepts loopback and private addresses', () => {

@@ -71,6 +71,27 @@ describe('the connection of a delivery, under the development policy', () => {
     });
     expect(receiver.received).toEqual([]);
     expect(dns.asked.filter((name) => name === 'rebinding.test')).toHaveLength(3);
+    await api.delete(`/v1/subscriptions/${sub.id}`).expect(204);
+  });
+
+  it.each([
+    ['169.254.169.254', 'metadata-v4.test'],
+    ['::ffff:169.254.169.254', 'metadata-mapped.test.'],
+    ['fd00:ec2::254', 'metadata-v6.test'],
+  ])('an HTTPS name is looked up once, by the connection, and not connected to when it answers %s', async (address, name) => {
+    receiver.received.length = 0;
+    dns.answer(name, [address]);
+    const url = `https://${name}:${port}/hooks`;
+    const sub = (await api.post('/api/subscriptions', { url, resources: operationsOnly }).expect(201)).body;
+    await deposit(api, h);
+    expect(await onlyLog(api, sub.id)).toMatchObject({
+      status: 'FAILED',
+      httpStatus: 0,
+      error: `refused: ${name} resolves to ${address}, which the URL policy refuses`,
+    });
+    expect(receiver.received).toEqual([]);
+    expect(dns.asked.filter((asked) => asked === name)).toHaveLength(1);
+    await api.delete(`/v1/subscriptions/${sub.id}`).expect(204);
   });
 });
 
