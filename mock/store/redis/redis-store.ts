@@ -121,19 +121,14 @@ export class RedisStore implements Store {
   }
 
   async insert<K extends Kind>(kind: K, scope: string, id: string, record: RecordTypes[K], outbox?: readonly OutboxEntry[]): Promise<void> {
+    const keys = [this.keys.records(kind), this.keys.meta(kind), this.keys.list(kind, scope), this.keys.key('seq'), ...this.keys.outbox()];
+    await this.inserting('fosInsert', kind, id, [...keys, this.keys.version()], [id, JSON.stringify(record), scope, ...outboxArgs(outbox)]);
+  }
+
+  /** Runs a script that inserts a record; its refusal of an id that exists names the kind and id. */
+  private async inserting(name: ScriptName, kind: Kind, id: string, keys: string[], args: string[]): Promise<unknown> {
     try {
-      await this.run(
-        'fosInsert',
-        [
-          this.keys.records(kind),
-          this.keys.meta(kind),
-          this.keys.list(kind, scope),
-          this.keys.key('seq'),
-          ...this.keys.outbox(),
-          this.keys.version(),
-        ],
-        [id, JSON.stringify(record), scope, ...outboxArgs(outbox)],
-      );
+      return await this.run(name, keys, args);
     } catch (error) {
       if ((error as Error).message.includes('store: record exists already'))
         throw new Error(`store: ${kind} ${id} exists already`, { cause: error });
@@ -210,23 +205,17 @@ export class RedisStore implements Store {
     record: RecordTypes[K],
     outbox?: readonly OutboxEntry[],
   ): Promise<boolean> {
-    try {
-      const keys = [
-        this.keys.records(kind),
-        this.keys.meta(kind),
-        this.keys.list(kind, scope),
-        this.keys.key('seq'),
-        this.keys.records('quote'),
-        ...this.keys.outbox(),
-        this.keys.version(),
-      ];
-      const args = [id, JSON.stringify(record), scope, quoteId, ...outboxArgs(outbox)];
-      return (await this.run('fosInsertConsuming', keys, args)) === 1;
-    } catch (error) {
-      if ((error as Error).message.includes('store: record exists already'))
-        throw new Error(`store: ${kind} ${id} exists already`, { cause: error });
-      throw error;
-    }
+    const keys = [
+      this.keys.records(kind),
+      this.keys.meta(kind),
+      this.keys.list(kind, scope),
+      this.keys.key('seq'),
+      this.keys.records('quote'),
+      ...this.keys.outbox(),
+      this.keys.version(),
+    ];
+    const args = [id, JSON.stringify(record), scope, quoteId, ...outboxArgs(outbox)];
+    return (await this.inserting('fosInsertConsuming', kind, id, keys, args)) === 1;
   }
 
   // ---------------------------------------------------------------- balances
