@@ -22,8 +22,9 @@ export interface OutboxOptions {
   onError: (error: unknown) => void;
 }
 
-/** The events of an update, worked out from the record the store writes; `entries` are those written. */
-export interface TrackedEvents<T> {
+/** An update and the events of the change it made: what the store is handed (`change`, `of`), and the entries written. */
+export interface EventfulUpdate<T> {
+  change: (current: T) => T;
   of: OutboxOf<T>;
   entries(): readonly OutboxEntry[];
 }
@@ -40,13 +41,21 @@ export class EventOutbox {
   }
 
   /**
-   * For an update: `eventsOf` sees the record the store is about to write (asked again when the
-   * store retries); `entries()` are the last ones made, which the store wrote with the record.
+   * For an update whose events depend on the change made (a transition and the event it emits):
+   * `step` returns the new record and its events. The store calls `change`, then `of` with the
+   * record it is about to write (both again when it retries); `entries()` are the last ones made,
+   * which it wrote with the record.
    */
-  track<T>(eventsOf: (next: T) => DomainEvent[]): TrackedEvents<T> {
+  update<T>(step: (current: T) => { next: T; events: DomainEvent[] }): EventfulUpdate<T> {
+    let events: DomainEvent[] = [];
     let made: readonly OutboxEntry[] = [];
     return {
-      of: (next) => (made = this.entries(...eventsOf(next))),
+      change: (current) => {
+        const stepped = step(current);
+        events = stepped.events;
+        return stepped.next;
+      },
+      of: () => (made = this.entries(...events)),
       entries: () => made,
     };
   }

@@ -83,16 +83,13 @@ export class AccountService {
     const clock = await clocks.clockOf(customerId);
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
-    // The event of the transition made (from the lifecycle), set by the change the store applies.
-    let emits: EventType | null = null;
-    const events = this.deps.outbox.track((next: AccountRecord) => accountEvents(emits, next.account, at));
-    const change = (r: AccountRecord) => {
+    // The event of the transition made, from the lifecycle.
+    const change = this.deps.outbox.update((r: AccountRecord) => {
       const step = stepAsset(r.account, currency, to, at);
-      emits = step.event;
-      return { ...r, account: step.next };
-    };
-    const updated = (await store.update('account', accountId, change, events.of))!;
-    await this.deps.outbox.publish(events.entries());
+      return { next: { ...r, account: step.next }, events: accountEvents(step.event, step.next, at) };
+    });
+    const updated = (await store.update('account', accountId, change.change, change.of))!;
+    await this.deps.outbox.publish(change.entries());
     return updated.account;
   }
 
@@ -108,15 +105,12 @@ export class AccountService {
     await ownAccount(store, customerId, accountId);
     const at = clock.nowIso();
     // The event of the transition made, from the lifecycle (the seed's account events: only the moves into ACTION_REQUIRED have one).
-    let emits: EventType | null = null;
-    const events = this.deps.outbox.track((next: AccountRecord) => accountEvents(emits, next.account, at));
-    const change = (r: AccountRecord) => {
+    const change = this.deps.outbox.update((r: AccountRecord) => {
       const step = stepAccount(r.account, to, at, reason);
-      emits = step.event;
-      return { account: step.next, review: review ?? r.review };
-    };
-    const updated = (await store.update('account', accountId, change, events.of))!;
-    await this.deps.outbox.publish(events.entries());
+      return { next: { account: step.next, review: review ?? r.review }, events: accountEvents(step.event, step.next, at) };
+    });
+    const updated = (await store.update('account', accountId, change.change, change.of))!;
+    await this.deps.outbox.publish(change.entries());
     return updated.account;
   }
 }

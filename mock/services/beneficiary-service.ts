@@ -59,16 +59,12 @@ export class BeneficiaryService {
     await ownBeneficiary(store, customerId, beneficiaryId);
     const at = clock.nowIso();
     const instruction = this.newInstruction(input, at);
-    const events = this.deps.outbox.track((next: Beneficiary) =>
-      instructionEvents(instructionCreatedEvent(instruction), next, instruction),
-    );
-    const add = (current: Beneficiary) => ({
-      ...current,
-      paymentInstructions: [...current.paymentInstructions, instruction],
-      updatedAt: at,
+    const add = this.deps.outbox.update((current: Beneficiary) => {
+      const next = { ...current, paymentInstructions: [...current.paymentInstructions, instruction], updatedAt: at };
+      return { next, events: instructionEvents(instructionCreatedEvent(instruction), next, instruction) };
     });
-    const updated = (await store.update('beneficiary', beneficiaryId, add, events.of))!;
-    await this.deps.outbox.publish(events.entries());
+    const updated = (await store.update('beneficiary', beneficiaryId, add.change, add.of))!;
+    await this.deps.outbox.publish(add.entries());
     return this.applyMagicValues(customerId, updated, [instruction]);
   }
 
@@ -101,22 +97,16 @@ export class BeneficiaryService {
       );
     }
     const at = clock.nowIso();
-    const moved = (next: Beneficiary) => next.paymentInstructions.find((pi) => pi.id === instructionId) as PaymentInstruction;
-    // The event of the transition made (from the lifecycle), set by the change the store applies.
-    let emits: EventType | null = null;
-    const events = this.deps.outbox.track((next: Beneficiary) => instructionEvents(emits, next, moved(next)));
-    const step = (pi: PaymentInstruction) => {
-      const made = stepInstruction(pi, to, at, reason);
-      emits = made.event;
-      return made.next;
-    };
-    const move = (current: Beneficiary) => ({
-      ...current,
-      paymentInstructions: current.paymentInstructions.map((pi) => (pi.id === instructionId ? step(pi) : pi)),
-      updatedAt: at,
+    // The event of the transition made, from the lifecycle.
+    const move = this.deps.outbox.update((current: Beneficiary) => {
+      const index = current.paymentInstructions.findIndex((pi) => pi.id === instructionId);
+      const step = stepInstruction(current.paymentInstructions[index] as PaymentInstruction, to, at, reason);
+      const paymentInstructions = current.paymentInstructions.map((pi, i) => (i === index ? step.next : pi));
+      const next = { ...current, paymentInstructions, updatedAt: at };
+      return { next, events: instructionEvents(step.event, next, step.next) };
     });
-    const updated = (await store.update('beneficiary', beneficiaryId, move, events.of))!;
-    await this.deps.outbox.publish(events.entries());
+    const updated = (await store.update('beneficiary', beneficiaryId, move.change, move.of))!;
+    await this.deps.outbox.publish(move.entries());
     return updated;
   }
 

@@ -6,6 +6,7 @@ import { amount, atScale, fitsScale, isPositive, scaleOf } from '../domain/money
 import { depositSettlesAtOnce, withdrawalForcedShort } from '../domain/magic-values';
 import { buildOperation } from '../domain/operations/build';
 import { settlementPlan } from '../domain/operations/settlement';
+import type { Step } from '../domain/lifecycle';
 import { operationCreatedEvent, stepOperation, type OperationStatus, type Reason } from '../domain/operations/state-machine';
 import { readPage, type PageParams } from '../domain/pagination/page';
 import { buildDepositBrCode } from '../domain/pix';
@@ -234,19 +235,15 @@ export class OperationService {
       status: 'CONFIRMED' as const,
       confirmedAt: at,
     }));
-    // The event of the transition made (from the lifecycle), set by the change the store applies.
-    let emits: EventType | null = null;
-    const events = this.deps.outbox.track((next: Operation) => eventsOf(emits, next));
-    const complete = (current: Operation) => {
-      const step = stepOperation(settleable(current), 'COMPLETED', at, { transactions });
-      emits = step.event;
-      return step.next;
-    };
-    const outcome = await store.updateWithBalances('operation', operationId, complete, [...plan.debits, ...plan.credits], events.of);
+    const complete = this.deps.outbox.update((current: Operation) =>
+      eventful(stepOperation(settleable(current), 'COMPLETED', at, { transactions })),
+    );
+    const moves = [...plan.debits, ...plan.credits];
+    const outcome = await store.updateWithBalances('operation', operationId, complete.change, moves, complete.of);
     if (!outcome) throw new ServiceError('RESOURCE_NOT_FOUND', { resource: 'operation', id: operationId });
     if ('short' in outcome) return this.fail(operation, outcome.short.asset, outcome.short.balance);
     if ('over' in outcome) return this.failOver(operation, outcome.over);
-    await this.deps.outbox.publish(events.entries());
+    await this.deps.outbox.publish(complete.entries());
     return outcome.record;
   }
 
@@ -284,15 +281,9 @@ export class OperationService {
   /** One atomic step from the stored state, with its event (stepOperation refuses a transition the lifecycle does not list). */
   private async transition(operation: Operation, to: OperationStatus, extra: Parameters<typeof stepOperation>[3]): Promise<Operation> {
     const at = (await this.deps.clocks.clockOf(operation.customer.id)).nowIso();
-    let emits: EventType | null = null;
-    const events = this.deps.outbox.track((next: Operation) => eventsOf(emits, next));
-    const move = (current: Operation) => {
-      const step = stepOperation(current, to, at, extra);
-      emits = step.event;
-      return step.next;
-    };
-    const moved = await this.deps.store.update('operation', operation.id, move, events.of);
-    await this.deps.outbox.publish(events.entries());
+    const move = this.deps.outbox.update((current: Operation) => eventful(stepOperation(current, to, at, extra)));
+    const moved = await this.deps.store.update('operation', operation.id, move.change, move.of);
+    await this.deps.outbox.publish(move.entries());
     return moved as Operation;
   }
 }
@@ -301,6 +292,11 @@ export class OperationService {
 function eventsOf(eventType: EventType | null, operation: Operation): DomainEvent[] {
   if (!eventType) return [];
   return [resourceEvent('OPERATION', eventType, operation, operation.customer.id, operation.currentState.createdAt)];
+}
+
+/** A transition made, with the event it emits. */
+function eventful(step: Step<Operation>): { next: Operation; events: DomainEvent[] } {
+  return { next: step.next, events: eventsOf(step.event, step.next) };
 }
 
 /** Only a REQUESTED or ACTION_REQUIRED operation can be settled (either way it ends). */
