@@ -5,10 +5,11 @@
 // can subscribe without TLS; plain HTTP to a public address stays refused.
 // Under every policy a link-local, unspecified or cloud metadata address is refused, in any
 // spelling: no receiver has one, and cloud machines keep their credentials behind them.
-// The checks here are pure. A host name is resolved by the subscription service (create, update),
-// again before each delivery and by the delivery's connection (DNS rebinding): under production
-// every address must be public, under development a plain-HTTP name's every address private, and
-// an HTTPS name's none link-local or metadata; the addresses are judged here.
+// The checks here are pure. A host name is resolved by the subscription service (create, update)
+// and again before each delivery (DNS rebinding): under production every address must be public,
+// under development a plain-HTTP name's every address private. The delivery's connection resolves
+// it once more and refuses what the policy refuses (connectRefused): under development the one
+// check of an HTTPS name, none of whose addresses may be link-local or metadata.
 import { BlockList, isIP } from 'node:net';
 
 /** development (the default) also accepts plain-HTTP loopback and private receivers; production does not. */
