@@ -1,7 +1,7 @@
 // Reads a scenario file (YAML), checks it against spec/scenario.schema.json, then checks what a
-// schema cannot: every template names a built-in or a value an earlier step saves, and every
-// receiver named by an expectation is declared. All problems come back at once, with the file,
-// the step number and the field.
+// schema cannot: every template names a built-in or a value an earlier step saves, every
+// receiver named by an expectation is declared, and `expect.conforms` is on a call. All problems
+// come back at once, with the file, the step number and the field.
 import { readFileSync } from 'node:fs';
 import { load, YAMLException } from 'js-yaml';
 import { CONTROL_ROOT, isControlPath } from '../http/control-path';
@@ -72,6 +72,9 @@ function referenceProblems(scenario: Scenario): string[] {
       const problem = templateProblem(expression, saved, receivers);
       if (problem) problems.push(`${at(field)}: {{${expression}}} ${problem}`);
     }
+    // The document describes the service API only: a control, clock or webhooks answer has no operation in it.
+    if (step.expect?.conforms !== undefined && step.call === undefined)
+      problems.push(`${at('expect.conforms')}: conforms goes with call (it checks an answer of the service API against spec/openapi.yaml)`);
     const receiver = step['expect-events']?.receiver;
     if (receiver !== undefined && !receivers.has(receiver)) {
       const declared = receivers.size ? `declared: ${[...receivers].join(', ')}` : 'add it under receivers:';

@@ -1,6 +1,8 @@
 // One step of a scenario: send its call (service, control, clock or webhooks), then check the
-// status, headers and body against `expect`, keep what `save` names, and check `expect-events`.
+// status, that a call's answer conforms to the document (`expect.conforms`), the headers and body
+// against `expect`, keep what `save` names, and check `expect-events`.
 import { randomUUID } from 'node:crypto';
+import { conformanceFailure } from './conformance';
 import { controlPath, describeAnswer, type HttpAnswer, type MockClient } from './http';
 import { describeDifferences, partialMatch } from './match';
 import { getPath, parsePath } from './paths';
@@ -45,6 +47,11 @@ export async function runStep(step: Step, s: StepContext): Promise<number | unde
   if (answer) {
     const failure = (message: string) => new StepFailure(message, answer.status);
     checkStatus(step, answer, failure);
+    if (step.expect?.conforms === true && step.call !== undefined) {
+      const [method = 'GET', rawPath = '/'] = step.call.split(' ');
+      const broken = conformanceFailure(method, renderString(rawPath, s.context), answer);
+      if (broken !== undefined) throw failure(broken);
+    }
     for (const [header, value] of Object.entries(step.expect?.headers ?? {})) {
       const expected = renderString(value, s.context);
       const actual = answer.headers[header.toLowerCase()];

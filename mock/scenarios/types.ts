@@ -32,7 +32,8 @@ export interface Step {
   body?: unknown;
   headers?: Record<string, string | number | boolean>;
   auth?: boolean;
-  expect?: { status?: number; body?: unknown; headers?: Record<string, string> };
+  /** `conforms: true`: the answer of a `call` must conform to spec/openapi.yaml (conformance.ts). */
+  expect?: { status?: number; body?: unknown; headers?: Record<string, string>; conforms?: boolean };
   save?: Record<string, string>;
   'expect-events'?: EventExpectation;
 }

@@ -44,7 +44,7 @@ steps:
     expect(problems).toEqual(
       expect.arrayContaining([
         'field customer: must be fresh, demo, or {clientId, clientSecret}',
-        'step 1 (POST /v1/quotes), field expect.stauts: is not a known field (known: status, body, headers)',
+        'step 1 (POST /v1/quotes), field expect.stauts: is not a known field (known: status, body, headers, conforms)',
         'step 1 (POST /v1/quotes), field expect.status: must be of type integer, got "201"',
         'step 2 (clock 5 minutes), field clock: must be a duration such as 250ms, 30s, 5m, 1h30m or 2d, or a whole number of milliseconds',
         'step 3 (FETCH /v1/quotes), field call: must be METHOD /path, e.g. POST /v1/quotes (GET, POST, PUT, PATCH or DELETE)',

@@ -1,7 +1,7 @@
 // An in-process mock listening on an ephemeral loopback port, as the scenario runner and the
 // CLI see a mock: demo data, the default auto-settlement (5 s of mock time), a frozen clock
 // (only `clock:` steps move it), logs silenced.
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp, type MockApp } from '../../mock/app';
@@ -15,14 +15,18 @@ export interface ListeningMock {
   stop(): Promise<void>;
 }
 
-export async function listeningMock(config: Partial<Config> = {}): Promise<ListeningMock> {
+/** `front`, when given, is put in front of the mock's listener (an app that rewrites its answers, say). */
+export async function listeningMock(
+  config: Partial<Config> = {},
+  front?: (app: RequestListener, mock: MockApp) => RequestListener,
+): Promise<ListeningMock> {
   const mock = await createApp({
     contract: contract(),
     clock: createClock({ start: Date.parse('2026-11-21T12:00:00.000Z'), frozen: true }),
     logger: pino({ level: 'silent' }),
     config: { ...defaultConfig(), ...config },
   });
-  const server = createServer(mock.app).listen(0, '127.0.0.1');
+  const server = createServer(front ? front(mock.app, mock) : mock.app).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
