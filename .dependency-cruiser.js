@@ -14,7 +14,7 @@
 // which imports nothing above it.
 const LAYERS = [
   { name: 'main', paths: ['^mock/main\\.ts$', '^mock/cli/', '^mock/package/'] },
-  { name: 'app', paths: ['^mock/app\\.ts$', '^mock/server\\.ts$', '^mock/scenarios/'] },
+  { name: 'app', paths: ['^mock/app\\.ts$', '^mock/server\\.ts$', '^mock/scenarios/', '^mock/explore/'] },
   { name: 'control', paths: ['^mock/control/', '^mock/inspector/'] },
   { name: 'cluster', paths: ['^mock/cluster/'] },
   { name: 'http', paths: ['^mock/http/'] },

@@ -10,6 +10,7 @@ import { redactedUrl } from './store';
 import { projectPath } from '../spec/project-root';
 import { registerClockCommand } from './cli/clock';
 import { registerContractCommand } from './cli/contract';
+import { registerExploreCommand } from './cli/explore';
 import { registerFixturesCommand } from './cli/fixtures';
 import { registerRecordCommand } from './cli/record';
 import { registerScenarioCommand } from './cli/scenario';
@@ -136,6 +137,7 @@ export function program(): Command {
     });
   // Client commands: they talk to a running mock (--url / FOS_MOCK_URL), or start one in-process.
   registerScenarioCommand(cli, process.env);
+  registerExploreCommand(cli, process.env);
   registerRecordCommand(cli, version);
   registerFixturesCommand(cli);
   registerSnapshotCommand(cli, process.env);

@@ -4,7 +4,7 @@
 // drift (a value or field the document does not know yet) is how a real service grows, not a break.
 // The contract and the route table are built on the first check and kept, so a caller checking
 // every answer (explore) pays for them once.
-import { loadContract, type OperationContract } from '../../spec/contract';
+import { loadContract, type FieldError, type OperationContract } from '../../spec/contract';
 import { RouteTable } from '../http/route-table';
 import type { HttpAnswer } from './http';
 
@@ -32,13 +32,27 @@ export function conformanceFailure(
   path: string,
   answer: Pick<HttpAnswer, 'status' | 'headers' | 'body'>,
 ): string | undefined {
-  // The query string is no part of what names the operation.
+  const found = conformanceErrors(method, path, answer);
   const [bare = path] = path.split('?');
-  const op = operationOf(method.toUpperCase(), bare);
-  if (!op) return `conforms: no operation of the document is ${method.toUpperCase()} ${bare}`;
-  const { errors } = op.checkResponse(answer.status, answer.headers, answer.body);
+  if (!found) return `conforms: no operation of the document is ${method.toUpperCase()} ${bare}`;
+  const { op, errors } = found;
   if (errors.length === 0) return undefined;
   const lines = errors.slice(0, ERRORS_SHOWN).map((e) => `\n  ${e.field}: ${e.message}`);
   if (errors.length > ERRORS_SHOWN) lines.push(`\n  (and ${errors.length - ERRORS_SHOWN} more)`);
   return `conforms: the ${answer.status} answer breaks the document (${op.operationId})${lines.join('')}`;
+}
+
+/**
+ * The operation `METHOD path` is and every break of the document in its answer (`status`,
+ * `header.<name>`, `body.<path>`); undefined when no operation of the document is that call.
+ */
+export function conformanceErrors(
+  method: string,
+  path: string,
+  answer: Pick<HttpAnswer, 'status' | 'headers' | 'body'>,
+): { op: OperationContract; errors: FieldError[] } | undefined {
+  // The query string is no part of what names the operation.
+  const [bare = path] = path.split('?');
+  const op = operationOf(method.toUpperCase(), bare);
+  return op ? { op, errors: op.checkResponse(answer.status, answer.headers, answer.body).errors } : undefined;
 }

@@ -5,6 +5,6 @@ export { partialMatch, describeDifferences, type Difference } from './match';
 export { render, renderString, lookup, TemplateError } from './template';
 export { progressPrinter, formatStep, formatHeader, formatResult, formatTotals, type Output } from './reporter';
 export { MockClient, type HttpAnswer } from './http';
-export { conformanceFailure } from './conformance';
+export { conformanceFailure, conformanceErrors } from './conformance';
 export { UserError, ScenarioFileError, MockTargetError } from './errors';
 export type { Scenario, Step, ScenarioResult, StepResult, StepProgress } from './types';

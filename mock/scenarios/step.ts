@@ -163,3 +163,4 @@ async function checkEvents(events: NonNullable<Step['expect-events']>, s: StepCo
       );
   }
 }
+export { send as sendStep };

@@ -1,0 +1,91 @@
+// `explore`: generated stateful runs against one target, every answer checked; the first failure
+// shrunk and written as a scenario (its expectations from the oracle, a fos-mock).
+import { startReceiver, type Receiver } from '../receiver/receiver';
+import type { Credentials } from '../scenarios/setup';
+import { isAllowed, type Allowance } from './allow-list';
+import { foreignRecords } from './foreign';
+import { search, type SearchResult } from './search';
+import { writeScenario, type WrittenScenario } from './scenario-out';
+import { ExploreTarget } from './target';
+
+export interface ExploreOptions {
+  url: string;
+  credentials?: Credentials;
+  foreign?: Credentials;
+  allowWrites?: boolean;
+  /** Requests per second at most (0: unpaced). */
+  rate: number;
+  seed: number;
+  runs: number;
+  timeMs: number;
+  shrinkMs: number;
+  maxSteps: number;
+  allow?: Allowance[];
+  /** Where the failing run's scenario goes; none written without it. */
+  outDir?: string;
+  /** The fos-mock whose answers the written scenario expects; started on demand by the caller. */
+  oracle?: () => Promise<string>;
+  /** The command that reproduces the search (in the scenario and the report). */
+  command: string;
+  onRun?(done: { runs: number; steps: number }): void;
+}
+
+export interface ExploreReport {
+  target: { url: string; isMock: boolean; writes: boolean; receiver: boolean; foreign: string[] };
+  result: SearchResult;
+  scenario?: WrittenScenario;
+  command: string;
+}
+
+/** A receiver only where the target can reach it: a fos-mock on this machine's loopback. */
+function loopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+}
+
+export async function explore(options: ExploreOptions): Promise<ExploreReport> {
+  const target = await ExploreTarget.open({
+    url: options.url,
+    credentials: options.credentials,
+    foreign: options.foreign,
+    allowWrites: options.allowWrites,
+    rate: options.rate,
+  });
+  let receiver: Receiver | undefined;
+  try {
+    if (target.isMock && loopback(target.url)) receiver = await startReceiver();
+    const foreign = await foreignRecords(target);
+    const result = await search(target, receiver, foreign, {
+      seed: options.seed,
+      runs: options.runs,
+      timeMs: options.timeMs,
+      shrinkMs: options.shrinkMs,
+      maxSteps: options.maxSteps,
+      ...(options.onRun ? { onRun: (done: { runs: number; steps: number }) => options.onRun?.(done) } : {}),
+      allowed: options.allow?.length ? (failure) => isAllowed(options.allow!, failure) : undefined,
+    });
+    const report: ExploreReport = {
+      target: {
+        url: target.url,
+        isMock: target.isMock,
+        writes: target.writes,
+        receiver: receiver !== undefined,
+        foreign: Object.keys(foreign),
+      },
+      result,
+      command: options.command,
+    };
+    if (result.failed && options.outDir && options.oracle)
+      report.scenario = await writeScenario(result.failed, {
+        outDir: options.outDir,
+        oracleUrl: await options.oracle(),
+        targetUrl: target.url,
+        seed: options.seed,
+        command: options.command,
+      });
+    return report;
+  } finally {
+    await receiver?.close();
+    await target.close();
+  }
+}

@@ -1,0 +1,64 @@
+// The rules explore checks on what the run sees of an operation: it starts in a state the
+// document declares initial and moves only along declared transitions (a terminal state never
+// changes); and the rule of quotes: no two operations accepted on one.
+import { initialOf, isTerminal, transitionsOf } from '../../spec/lifecycles';
+import type { HttpAnswer } from '../scenarios/http';
+import type { OperationRecord, QuoteRecord } from './model';
+import { code, injected, type RunContext } from './run-context';
+
+/** Whether `to` can be reached from `from` through declared transitions (the run may not see each step). */
+function reachable(from: string, to: string): boolean {
+  const seen = new Set([from]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const state = queue.shift()!;
+    for (const t of transitionsOf('operation')) {
+      if (t.from !== state || seen.has(t.to)) continue;
+      if (t.to === to) return true;
+      seen.add(t.to);
+      queue.push(t.to);
+    }
+  }
+  return false;
+}
+
+/** The status an operation body shows, if any. */
+export function statusOf(body: unknown): string | undefined {
+  const status = (body as { currentState?: { status?: unknown } } | undefined)?.currentState?.status;
+  return typeof status === 'string' ? status : undefined;
+}
+
+/** Records a status the run saw an operation in, checking the move from the last one. */
+export function observe(run: RunContext, op: OperationRecord, status: string | undefined, where: string): void {
+  if (status === undefined) return;
+  const last = op.statuses[op.statuses.length - 1];
+  if (last === undefined) {
+    if (!initialOf('operation', status))
+      run.fail('lifecycle.transition', `${op.name} was created ${status}, not in an initial state (${where})`);
+  } else if (last !== status) {
+    if (isTerminal('operation', last))
+      run.fail('lifecycle.transition', `${op.name} left ${last}, a terminal state, for ${status} (${where})`);
+    if (!reachable(last, status))
+      run.fail('lifecycle.transition', `${op.name} moved ${last} → ${status}, not a declared transition (${where})`);
+  }
+  if (last !== status) op.statuses.push(status);
+}
+
+const accepted = (answer: HttpAnswer) => answer.status >= 200 && answer.status < 300;
+
+/** The quote rule on an operation's answer: a used quote is refused, an accepted one becomes used. */
+export function checkQuoteUse(run: RunContext, quote: QuoteRecord, opName: string, answer: HttpAnswer): void {
+  if (injected(answer)) return; // a fault the run injected answered: the target never saw the request
+  if (quote.usedBy !== undefined) {
+    if (accepted(answer))
+      run.fail('quote.consumed-once', `${quote.name} was accepted again (${opName}, ${answer.status}) after ${quote.usedBy} consumed it`);
+    const refusal = code(answer).trim();
+    if (answer.status < 400 || answer.status >= 500 || !['QUOTE_ALREADY_CONSUMED', 'QUOTE_EXPIRED'].includes(refusal))
+      run.fail(
+        'quote.consumed-once',
+        `${quote.name}, consumed by ${quote.usedBy}, was refused with ${answer.status}${code(answer)}, not 409 QUOTE_ALREADY_CONSUMED`,
+      );
+    return;
+  }
+  if (accepted(answer)) quote.usedBy = opName;
+}

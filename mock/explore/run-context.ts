@@ -1,0 +1,131 @@
+// One generated run: its customer, the steps sent so far (scenario steps, so a failing run is
+// written as a scenario as it is), what their answers saved, and the checks every answer gets
+// (no 5xx, the document). A check that does not hold throws a CheckFailure.
+import type { Endpoint } from '../receiver/receiver';
+import { UserError } from '../scenarios/errors';
+import type { HttpAnswer } from '../scenarios/http';
+import { getPath, parsePath } from '../scenarios/paths';
+import type { Session } from '../scenarios/setup';
+import { sendStep } from '../scenarios/step';
+import { TemplateError } from '../scenarios/template';
+import type { Step } from '../scenarios/types';
+import { CheckFailure, type CheckName } from './checks';
+import { documentFailures } from './document-check';
+import type { ExploreTarget } from './target';
+
+/** The receiver endpoint a run's subscription delivers to (a target that can reach this machine). */
+export const RECEIVER = 'hook';
+
+export type ForeignKind = 'account' | 'quote' | 'operation' | 'beneficiary' | 'subscription';
+export type ForeignIds = Partial<Record<ForeignKind, string>>;
+
+export class RunContext {
+  readonly steps: Step[] = [];
+  readonly answers: Array<HttpAnswer | undefined> = [];
+  readonly saved: Record<string, unknown> = {};
+
+  constructor(
+    readonly target: ExploreTarget,
+    readonly session: Session,
+    readonly receiver?: Endpoint,
+    /** Ids of another customer's records, by kind (tenancy checks); empty when there is none. */
+    readonly foreign: ForeignIds = {},
+  ) {}
+
+  /** The 1-based index the next step will have. */
+  get index(): number {
+    return this.steps.length;
+  }
+
+  fail(check: CheckName, message: string): never {
+    throw new CheckFailure(check, message, this.steps.length);
+  }
+
+  /** A template's value now (`{{q1}}` → the quote's id). */
+  value(template: string): unknown {
+    const name = /^\{\{(.+)\}\}$/.exec(template)?.[1];
+    if (name === undefined) return template;
+    const { found, value } = getPath(this.templateContext(), parsePath(name));
+    return found ? value : undefined;
+  }
+
+  /** Sends a step, keeps it and its answer, saves what it names, and checks the answer. */
+  async do(step: Step): Promise<HttpAnswer> {
+    await this.target.pace();
+    const receivers = new Map<string, Endpoint>(this.receiver ? [[RECEIVER, this.receiver]] : []);
+    let answer: HttpAnswer | undefined;
+    try {
+      answer = await sendStep(step, {
+        client: this.target.client,
+        session: this.session,
+        context: this.templateContext(),
+        saved: this.saved,
+        receivers,
+        control: this.target.isMock,
+      });
+    } catch (error) {
+      // Nothing listens any more: the target is gone (exit 2), not a finding.
+      if (error instanceof UserError || error instanceof TemplateError) throw error;
+      this.steps.push(step);
+      this.answers.push(undefined);
+      return this.fail('no-5xx', `${title(step)} got no answer: ${(error as Error).message}`);
+    }
+    if (!answer) throw new Error('explore: a step without a call');
+    // A name is saved only from an answer that has it; the written scenario keeps only those.
+    const kept: Record<string, string> = {};
+    for (const [name, path] of Object.entries(step.save ?? {})) {
+      const { found, value } = getPath({ status: answer.status, headers: answer.headers, body: answer.body }, parsePath(path));
+      if (found && value !== undefined && value !== null) {
+        this.saved[name] = value;
+        kept[name] = path;
+      }
+    }
+    const recorded: Step = { ...step };
+    if (Object.keys(kept).length > 0) recorded.save = kept;
+    else delete recorded.save;
+    this.steps.push(recorded);
+    this.answers.push(answer);
+    if (injected(answer)) return answer;
+    if (answer.status >= 500) this.fail('no-5xx', `${title(step)} answered ${answer.status}${code(answer)}`);
+    if (step.call !== undefined) {
+      const [method = 'GET', path = '/'] = step.call.split(' ');
+      const found = documentFailures(method, this.render(path), answer);
+      if (found) this.fail(found.check, `${step.call} answered ${answer.status}${code(answer)}: ${found.message}`);
+    }
+    return answer;
+  }
+
+  private render(path: string): string {
+    return path.replace(/\{\{([^}]+)\}\}/g, (_, name: string) => {
+      const value = this.value(`{{${name}}}`);
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+    });
+  }
+
+  private templateContext(): Record<string, unknown> {
+    return {
+      ...this.saved,
+      customer: this.session.customer,
+      accounts: this.session.accounts,
+      receivers: this.receiver ? { [RECEIVER]: { url: this.receiver.url } } : {},
+    };
+  }
+}
+
+/** An answer a fault the run injected made (the Error body's code INJECTED_FAULT). */
+export function injected(answer: HttpAnswer): boolean {
+  return (answer.body as { code?: unknown } | undefined)?.code === 'INJECTED_FAULT';
+}
+
+/** ` CODE` of an Error body, for messages. */
+export function code(answer: HttpAnswer): string {
+  const value = (answer.body as { code?: unknown } | undefined)?.code;
+  return typeof value === 'string' ? ` ${value}` : '';
+}
+
+function title(step: Step): string {
+  return (
+    step.call ??
+    (step.control !== undefined ? `control ${step.control}` : step.clock !== undefined ? `clock ${step.clock}` : 'webhooks idle')
+  );
+}

@@ -1,0 +1,106 @@
+// A failed run written as a scenario that `fos-mock scenario run` replays: its steps as sent, each
+// expecting what the oracle (a fos-mock without the target's faults) answers, and the failing step
+// expecting what the check requires. The file is then run on both: it must pass on the oracle and
+// fail on the target, and the report says whether it does.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { runScenario } from '../scenarios/runner';
+import type { StepObservation } from '../scenarios/step';
+import type { Scenario, Step } from '../scenarios/types';
+import { RECEIVER } from './run-context';
+import type { FailedRun } from './search';
+
+export interface WrittenScenario {
+  file: string;
+  steps: number;
+  /** The replay's outcome on each side: the oracle must pass, the target must fail. */
+  /** `passed`, or where it failed. */
+  onOracle: string;
+  onTarget: 'failed' | 'passed';
+}
+
+const errorCode = (body: unknown) => {
+  const code = (body as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/** The scenario of a failed run, its expectations filled from the oracle's answers. */
+async function expectations(failed: FailedRun, oracleUrl: string, base: Scenario): Promise<Scenario> {
+  const observations = new Map<number, StepObservation>();
+  await runScenario(base, { baseUrl: oracleUrl, keepGoing: true, onObservation: (i, o) => observations.set(i, o) });
+  const at = failed.failure.step;
+  const steps = base.steps.map((step, i): Step => {
+    const answer = observations.get(i + 1)?.answer;
+    if (!answer || step.webhooks !== undefined || step.clock !== undefined) return step;
+    const expect: NonNullable<Step['expect']> = { status: answer.status };
+    const code = errorCode(answer.body);
+    if (code) expect.body = { code };
+    if (i + 1 === at) {
+      const check = failed.failure.check;
+      if (check.startsWith('document.')) expect.conforms = true;
+      if (check === 'money.balances') expect.body = answer.body;
+      if (check === 'lifecycle.transition' && step.control === undefined)
+        expect.body = { currentState: { status: (answer.body as { currentState?: { status?: string } })?.currentState?.status } };
+      if (check === 'pages.complete') expect.body = { meta: { total: (answer.body as { meta?: { total?: number } })?.meta?.total } };
+    }
+    return { ...step, expect };
+  });
+  return { ...base, steps };
+}
+
+/** The replay of a key: the first call saves its body, the replay expects it whole. */
+function replayExpectation(failed: FailedRun, steps: Step[]): Step[] {
+  if (failed.failure.check !== 'idempotency.replay') return steps;
+  const replay = steps[failed.failure.step - 1];
+  const key = replay?.headers?.['x-idempotency-key'];
+  const first = steps.findIndex((s) => s.headers?.['x-idempotency-key'] === key);
+  if (!replay || first < 0 || first === failed.failure.step - 1) return steps;
+  return steps.map((s, i) => {
+    if (i === first) return { ...s, save: { ...s.save, firstAnswer: 'body' } };
+    if (i === failed.failure.step - 1) return { ...s, expect: { ...s.expect, body: '{{firstAnswer}}' } };
+    return s;
+  });
+}
+
+export async function writeScenario(
+  failed: FailedRun,
+  context: { outDir: string; oracleUrl: string; targetUrl: string; seed: number; command: string },
+): Promise<WrittenScenario> {
+  const name = `explore seed ${context.seed}: ${failed.failure.check}`;
+  const steps = failed.steps.slice(0, Math.max(failed.failure.step, 1));
+  if (failed.failure.check === 'lifecycle.events') steps.push({ 'expect-events': { receiver: RECEIVER, contains: missingEvents(failed) } });
+  const base: Scenario = {
+    name,
+    description: `${failed.failure.message}\nFound by: ${context.command}`,
+    customer: 'fresh',
+    clock: 'own',
+    ...(failed.receiver ? { receivers: { [RECEIVER]: null } } : {}),
+    steps,
+  };
+  const scenario = await expectations(failed, context.oracleUrl, base);
+  scenario.steps = replayExpectation(failed, scenario.steps);
+  mkdirSync(context.outDir, { recursive: true });
+  const file = join(context.outDir, `explore-${context.seed}-${failed.failure.check.replace(/\./g, '-')}.yaml`);
+  const header = [
+    `# Written by fos-mock explore: ${failed.failure.message.split('\n')[0]}`,
+    `# Reproduce the search: ${context.command}`,
+    `# Replay: fos-mock scenario run ${file} --url ${context.targetUrl}`,
+    '',
+  ].join('\n');
+  writeFileSync(file, header + yaml.dump(scenario, { lineWidth: 160, noRefs: true }));
+  const onOracle = await runScenario(file, { baseUrl: context.oracleUrl });
+  const onTarget = await runScenario(file, { baseUrl: context.targetUrl });
+  const oracleError = onOracle.steps.find((s) => !s.ok);
+  return {
+    file,
+    steps: scenario.steps.length,
+    onOracle: onOracle.passed ? 'passed' : `failed at step ${oracleError?.index}: ${oracleError?.error ?? ''}`,
+    onTarget: onTarget.passed ? 'passed' : 'failed',
+  };
+}
+
+function missingEvents(failed: FailedRun): string[] {
+  const list = /missing \[([^\]]*)\]/.exec(failed.failure.message)?.[1] ?? '';
+  return list.split(', ').filter(Boolean);
+}
