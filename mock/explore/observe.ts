@@ -1,7 +1,7 @@
 // The rules explore checks on what the run sees of an operation: it starts in a state the
 // document declares initial and moves only along declared transitions (a terminal state never
 // changes); and the rule of quotes: no two operations accepted on one.
-import { initialOf, isTerminal, transitionsOf } from '../../spec/lifecycles';
+import { initialOf, initialStates, isTerminal, transitionOf, transitionsOf } from '../../spec/lifecycles';
 import type { HttpAnswer } from '../scenarios/http';
 import type { OperationRecord, QuoteRecord } from './model';
 import { code, injected, type RunContext } from './run-context';
@@ -33,9 +33,18 @@ export function observe(run: RunContext, op: OperationRecord, status: string | u
   if (status === undefined) return;
   const last = op.statuses[op.statuses.length - 1];
   if (last === undefined) {
-    if (!initialOf('operation', status))
-      run.fail('lifecycle.transition', `${op.name} was created ${status}, not in an initial state (${where})`);
-  } else if (last !== status) {
+    // The first answer may already show a later state (a deposit that settles at once answers
+    // COMPLETED): it must be reachable from an initial state, whose move into it is then known.
+    if (initialOf('operation', status)) {
+      op.statuses.push(status);
+      return;
+    }
+    const from = initialStates('operation').find((entry) => reachable(entry.state, status));
+    if (!from) run.fail('lifecycle.transition', `${op.name} was first seen ${status}, not reachable from an initial state (${where})`);
+    op.statuses.push(...(transitionOf('operation', from.state, status) ? [from.state] : []), status);
+    return;
+  }
+  if (last !== status) {
     if (isTerminal('operation', last))
       run.fail('lifecycle.transition', `${op.name} left ${last}, a terminal state, for ${status} (${where})`);
     if (!reachable(last, status))

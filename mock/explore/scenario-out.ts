@@ -78,6 +78,7 @@ export async function writeScenario(
     ...(failed.receiver ? { receivers: { [RECEIVER]: null } } : {}),
     steps,
   };
+  base.steps = pruneSaves(base.steps);
   const scenario = await expectations(failed, context.oracleUrl, base);
   scenario.steps = replayExpectation(failed, scenario.steps);
   mkdirSync(context.outDir, { recursive: true });
@@ -98,6 +99,17 @@ export async function writeScenario(
     onOracle: onOracle.passed ? 'passed' : `failed at step ${oracleError?.index}: ${oracleError?.error ?? ''}`,
     onTarget: onTarget.passed ? 'passed' : 'failed',
   };
+}
+
+/** Saves no later step uses are dropped: the failing step's own may name a record only the target made. */
+function pruneSaves(steps: Step[]): Step[] {
+  return steps.map((step, i) => {
+    if (!step.save) return step;
+    const later = JSON.stringify(steps.slice(i + 1));
+    const used = Object.entries(step.save).filter(([name]) => later.includes(`{{${name}}}`) || later.includes(`{{${name}.`));
+    const { save: _dropped, ...rest } = step;
+    return used.length > 0 ? { ...rest, save: Object.fromEntries(used) } : rest;
+  });
 }
 
 function missingEvents(failed: FailedRun): string[] {
