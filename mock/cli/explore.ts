@@ -25,6 +25,7 @@ interface Flags {
   reportMd?: string;
   junit?: string;
   allow?: string;
+  compareWith?: string;
 }
 
 function whole(flag: string, value: string | undefined, min: number): number | undefined {
@@ -51,6 +52,7 @@ function reproduce(url: string, seed: number, flags: Flags, runs: number): strin
   if (flags.maxSteps !== '30') parts.push(`--max-steps ${flags.maxSteps}`);
   if (flags.clientId) parts.push(`--client-id ${flags.clientId} --client-secret "$FOS_EXPLORE_CLIENT_SECRET"`);
   if (flags.allowWrites) parts.push('--allow-writes');
+  if (flags.compareWith) parts.push(`--compare-with ${flags.compareWith}`);
   return parts.join(' ');
 }
 
@@ -85,6 +87,10 @@ export function registerExploreCommand(cli: Command, env: Env): void {
     .option('--report-md <file>', 'write the report as Markdown')
     .option('--junit <file>', 'write the report as JUnit XML (one test case per check)')
     .option('--allow <file>', 'failures to accept: a YAML list of {check, contains?, reason?}')
+    .option(
+      '--compare-with <base>',
+      'send every step to this second target too (mock: an in-process fos-mock) and fail on the first difference (compare.* checks)',
+    )
     .action(async (flags: Flags) =>
       guarded(async () => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not by `serve`
@@ -111,7 +117,9 @@ export function registerExploreCommand(cli: Command, env: Env): void {
         const command = reproduce(url, seed, flags, runs);
         let oracle: { url: string; stop(): Promise<void> } | undefined;
         try {
+          const compareWith = flags.compareWith === 'mock' ? (oracle ??= await startLocalMock()).url : flags.compareWith;
           const report = await tools.explore({
+            ...(compareWith ? { compareWith } : {}),
             url,
             ...(clientId && clientSecret ? { credentials: { clientId, clientSecret } } : {}),
             ...(foreignId && foreignSecret ? { foreign: { clientId: foreignId, clientSecret: foreignSecret } } : {}),

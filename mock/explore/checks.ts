@@ -18,6 +18,12 @@ export const CHECKS = {
   'pages.complete': 'a list walked page by page with its cursors shows every record once, in order, and every record the run made',
   'records.gone': 'a deleted record stays gone: 404 afterwards',
   'tenancy.isolation': "another customer's ids are never visible: 404 on each, absent from every list",
+  'compare.status': 'with --compare-with: both targets answer a step with the same status',
+  'compare.code': 'with --compare-with: both refuse with the same error code',
+  'compare.field': 'with --compare-with: both answers have the same fields',
+  'compare.type': 'with --compare-with: the same fields have the same JSON types',
+  'compare.state': 'with --compare-with: records are in the same states',
+  'compare.events': 'with --compare-with: both delivered the same operation events (where a receiver is reachable by both)',
 } as const;
 
 export type CheckName = keyof typeof CHECKS;

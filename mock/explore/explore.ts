@@ -25,13 +25,15 @@ export interface ExploreOptions {
   outDir?: string;
   /** The fos-mock whose answers the written scenario expects; started on demand by the caller. */
   oracle?: () => Promise<string>;
+  /** --compare-with: a second target (a fos-mock, the oracle, or another service) each step is also sent to. */
+  compareWith?: string;
   /** The command that reproduces the search (in the scenario and the report). */
   command: string;
   onRun?(done: { runs: number; steps: number }): void;
 }
 
 export interface ExploreReport {
-  target: { url: string; isMock: boolean; writes: boolean; receiver: boolean; foreign: string[] };
+  target: { url: string; isMock: boolean; writes: boolean; receiver: boolean; foreign: string[]; compareWith?: string };
   result: SearchResult;
   scenario?: WrittenScenario;
   command: string;
@@ -52,20 +54,30 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
     rate: options.rate,
   });
   let receiver: Receiver | undefined;
+  let second: ExploreTarget | undefined;
   try {
     if (target.isMock && loopback(target.url)) receiver = await startReceiver();
+    if (options.compareWith)
+      second = await ExploreTarget.open({ url: options.compareWith, role: { kind: 'target', flag: '--compare-with' }, rate: options.rate });
     const foreign = await foreignRecords(target);
-    const result = await search(target, receiver, foreign, {
-      seed: options.seed,
-      runs: options.runs,
-      timeMs: options.timeMs,
-      shrinkMs: options.shrinkMs,
-      maxSteps: options.maxSteps,
-      ...(options.onRun ? { onRun: (done: { runs: number; steps: number }) => options.onRun?.(done) } : {}),
-      allowed: options.allow?.length ? (failure) => isAllowed(options.allow!, failure) : undefined,
-    });
+    const twin = second ? { target: second, receiver: second.isMock && loopback(second.url) ? receiver : undefined } : undefined;
+    const result = await search(
+      { target, receiver },
+      foreign,
+      {
+        seed: options.seed,
+        runs: options.runs,
+        timeMs: options.timeMs,
+        shrinkMs: options.shrinkMs,
+        maxSteps: options.maxSteps,
+        ...(options.onRun ? { onRun: (done: { runs: number; steps: number }) => options.onRun?.(done) } : {}),
+        allowed: options.allow?.length ? (failure) => isAllowed(options.allow!, failure) : undefined,
+      },
+      twin,
+    );
     const report: ExploreReport = {
       target: {
+        ...(second ? { compareWith: second.url } : {}),
         url: target.url,
         isMock: target.isMock,
         writes: target.writes,
@@ -78,7 +90,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
     if (result.failed && options.outDir && options.oracle)
       report.scenario = await writeScenario(result.failed, {
         outDir: options.outDir,
-        oracleUrl: await options.oracle(),
+        // The second target is the oracle when it is a fos-mock (--compare-with mock).
+        oracleUrl: second?.isMock ? second.url : await options.oracle(),
         targetUrl: target.url,
         seed: options.seed,
         command: options.command,
@@ -86,6 +99,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
     return report;
   } finally {
     await receiver?.close();
+    await second?.close();
     await target.close();
   }
 }

@@ -5,6 +5,7 @@
 import { Decimal } from 'decimal.js';
 import { eventsAlong, initialOf, transitionOf } from '../../spec/lifecycles';
 import type { Model } from './model';
+import { compareEvents } from './compare';
 import { observe, statusOf } from './observe';
 import { checkMembers, walk } from './pages';
 import { RECEIVER, type RunContext } from './run-context';
@@ -41,7 +42,8 @@ export async function finalChecks(model: Model, run: RunContext, start: Balances
     if (record) observe(run, op, statusOf(record), 'GET /v1/operations at the end');
   }
   if (run.receiver) await checkEvents(model, run);
-  if (start && run.target.isMock) await checkBalances(run, start, records);
+  if (run.twin?.receiver && run.receiver) compareEvents(run, run.twin);
+  if (start && run.target.isMock && walked.records) await checkBalances(run, start, records);
 }
 
 async function checkEvents(model: Model, run: RunContext): Promise<void> {

@@ -20,11 +20,16 @@ const MAX_PAGES = 200;
 export async function walk(run: RunContext, path: string, limit: number, sortOrder: 'ASCENDING' | 'DESCENDING'): Promise<Walked> {
   const records: NonNullable<Page['data']> = [];
   const seen = new Set<unknown>();
+  // Each page's cursor is saved by name and sent back as a template, as a client does: the
+  // written scenario (and a second target) walks its own cursors, never this run's.
   let cursor: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const query = `limit=${limit}&sortOrder=${sortOrder}${cursor ? `&cursor=${encodeURIComponent(cursor)}&direction=NEXT` : ''}`;
-    let answer = await run.do({ call: `GET ${path}${path.includes('?') ? '&' : '?'}${query}` });
-    if (injected(answer)) answer = await run.do({ call: `GET ${path}${path.includes('?') ? '&' : '?'}${query}` });
+    const query = `limit=${limit}&sortOrder=${sortOrder}${cursor ? `&cursor={{${cursor}}}&direction=NEXT` : ''}`;
+    const next = run.freshName('cursor');
+    const step = { call: `GET ${path}${path.includes('?') ? '&' : '?'}${query}`, save: { [next]: 'body.meta.nextCursor' } };
+    // Faults the run injected answer some requests: the walk asks again, as a client retries.
+    let answer = await run.do(step);
+    for (let retry = 0; retry < 10 && injected(answer); retry++) answer = await run.do(step);
     if (answer.status !== 200) return { last: answer };
     const body = answer.body as Page;
     const data = Array.isArray(body.data) ? body.data : [];
@@ -45,9 +50,9 @@ export async function walk(run: RunContext, path: string, limit: number, sortOrd
       seen.add(record.id);
       records.push(record);
     }
-    const next = body.meta?.nextCursor;
-    if (next === null || next === undefined) return { records, last: answer };
-    if (typeof next !== 'string') run.fail('pages.complete', `${where}: nextCursor is ${JSON.stringify(next)}`);
+    const nextCursor = body.meta?.nextCursor;
+    if (nextCursor === null || nextCursor === undefined) return { records, last: answer };
+    if (typeof nextCursor !== 'string') run.fail('pages.complete', `${where}: nextCursor is ${JSON.stringify(nextCursor)}`);
     if (data.length === 0) run.fail('pages.complete', `${where}: an empty page with a nextCursor`);
     cursor = next;
   }

@@ -10,6 +10,7 @@ import { sendStep } from '../scenarios/step';
 import { TemplateError } from '../scenarios/template';
 import type { Step } from '../scenarios/types';
 import { CheckFailure, type CheckName } from './checks';
+import { compareWithTwin } from './compare';
 import { documentFailures } from './document-check';
 import type { ExploreTarget } from './target';
 
@@ -30,7 +31,17 @@ export class RunContext {
     readonly receiver?: Endpoint,
     /** Ids of another customer's records, by kind (tenancy checks); empty when there is none. */
     readonly foreign: ForeignIds = {},
+    /** With --compare-with: the same run on the second target, each step sent there too and compared. */
+    readonly twin?: RunContext,
   ) {}
+
+  private names = 0;
+
+  /** A name no step of this run saved yet (`page3`): for values a later step sends back, such as a cursor. */
+  freshName(prefix: string): string {
+    this.names += 1;
+    return `${prefix}${this.names}`;
+  }
 
   /** The 1-based index the next step will have. */
   get index(): number {
@@ -51,6 +62,22 @@ export class RunContext {
 
   /** Sends a step, keeps it and its answer, saves what it names, and checks the answer. */
   async do(step: Step): Promise<HttpAnswer> {
+    const answer = await this.send(step);
+    // An answer a fault the run injected made is no finding; the second target still gets the step.
+    if (!injected(answer)) {
+      if (answer.status >= 500) this.fail('no-5xx', `${title(step)} answered ${answer.status}${code(answer)}`);
+      if (step.call !== undefined) {
+        const [method = 'GET', path = '/'] = step.call.split(' ');
+        const found = documentFailures(method, this.render(path), answer);
+        if (found) this.fail(found.check, `${step.call} answered ${answer.status}${code(answer)}: ${found.message}`);
+      }
+    }
+    if (this.twin) await compareWithTwin(this, this.twin, step, answer);
+    return answer;
+  }
+
+  /** Sends a step and keeps it, its answer and what it saves; no answer at all is a no-5xx failure. */
+  async send(step: Step): Promise<HttpAnswer> {
     await this.target.pace();
     const receivers = new Map<string, Endpoint>(this.receiver ? [[RECEIVER, this.receiver]] : []);
     let answer: HttpAnswer | undefined;
@@ -85,13 +112,6 @@ export class RunContext {
     else delete recorded.save;
     this.steps.push(recorded);
     this.answers.push(answer);
-    if (injected(answer)) return answer;
-    if (answer.status >= 500) this.fail('no-5xx', `${title(step)} answered ${answer.status}${code(answer)}`);
-    if (step.call !== undefined) {
-      const [method = 'GET', path = '/'] = step.call.split(' ');
-      const found = documentFailures(method, this.render(path), answer);
-      if (found) this.fail(found.check, `${step.call} answered ${answer.status}${code(answer)}: ${found.message}`);
-    }
     return answer;
   }
 

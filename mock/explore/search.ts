@@ -48,13 +48,17 @@ export interface SearchResult {
   failed?: FailedRun & { path: string; shrinks: number; shrinkMs: number; unshrunkSteps: number };
 }
 
-export async function search(
-  target: ExploreTarget,
-  receiver: Receiver | undefined,
-  foreign: ForeignIds,
-  options: SearchOptions,
-): Promise<SearchResult> {
-  const allowed = { writes: target.writes, control: target.isMock, foreign: Object.keys(foreign) as ForeignKind[] };
+/** A target and the receiver it reaches (none when it cannot reach this machine). */
+export interface Side {
+  target: ExploreTarget;
+  receiver?: Receiver;
+}
+
+export async function search(main: Side, foreign: ForeignIds, options: SearchOptions, second?: Side): Promise<SearchResult> {
+  const { target } = main;
+  // With a second target, a step is generated only when both allow it.
+  const both = (allow: (t: ExploreTarget) => boolean) => allow(target) && (!second || allow(second.target));
+  const allowed = { writes: both((t) => t.writes), control: both((t) => t.isMock), foreign: Object.keys(foreign) as ForeignKind[] };
   const arbitraries = actArbitraries(allowed);
   let runs = 0;
   let steps = 0;
@@ -65,23 +69,33 @@ export async function search(
 
   const setup = async (): Promise<{ model: Model; real: RunContext }> => {
     const session = await target.session(`explore ${options.seed}`);
-    const endpoint = receiver?.endpoint();
-    const run = new RunContext(target, session, endpoint, foreign);
-    if (endpoint)
-      await run.do({
-        call: 'POST /api/subscriptions',
-        body: { url: `{{receivers.${RECEIVER}.url}}`, includeAll: true },
-        headers: { 'x-idempotency-key': randomUUID() },
-      });
+    // Events are subscribed to only where both targets reach a receiver (or the one target does).
+    const events = main.receiver !== undefined && (!second || second.receiver !== undefined);
+    const twin = second
+      ? new RunContext(
+          second.target,
+          await second.target.session(`explore ${options.seed}`),
+          events ? second.receiver?.endpoint() : undefined,
+        )
+      : undefined;
+    const endpoint = events ? main.receiver?.endpoint() : undefined;
+    const run = new RunContext(target, session, endpoint, foreign, twin);
     return { model: emptyModel(session.customer.accounts.length, session.customer.beneficiaries.length), real: run };
   };
 
   const property = fc.asyncProperty(
-    fc.commands(arbitraries, { maxCommands: options.maxSteps }),
+    fc.commands(arbitraries, { maxCommands: options.maxSteps, size: 'large' }),
     async (acts: Iterable<fc.AsyncCommand<Model, RunContext>>) => {
       const { model, real } = await setup();
       const start = target.isMock ? await readBalances(real) : undefined;
       try {
+        // The run's first step: a subscription to every event, delivered to the run's receiver.
+        if (real.receiver)
+          await real.do({
+            call: 'POST /api/subscriptions',
+            body: { url: `{{receivers.${RECEIVER}.url}}`, includeAll: true },
+            headers: { 'x-idempotency-key': randomUUID() },
+          });
         await fc.asyncModelRun(() => Promise.resolve({ model, real }), acts);
         await finalChecks(model, real, start);
       } catch (error) {

@@ -89,9 +89,11 @@ async function main(): Promise<number> {
         ? `${(report.result.searchMs / 1000).toFixed(1)} s, ${report.result.runs} runs`
         : `not in ${(timeMs / 1000).toFixed(0)} s (${report.result.runs} runs)`;
       process.stdout.write(`${failed ? 'caught  ' : 'MISSED  '} ${brk.id.padEnd(30)} ${failed ? failed.failure.check : ''} ${found}\n`);
+      const check = failed ? `\`${failed.failure.check}\`` : '-';
+      const shrunk = failed ? `${failed.unshrunkSteps} → ${failed.steps.length}` : '-';
+      const said = cell(failed?.failure.message.slice(0, 160) ?? '-');
       rows.push(
-        `| ${i + 1} | \`${brk.id}\` (${brk.rules.join(', ')}) | ${failed ? 'yes' : '**NO**'} | ${failed ? `\`${failed.failure.check}\`` : '-'} | ${found} | ` +
-          `${failed ? `${failed.unshrunkSteps} → ${failed.steps.length}` : '-'} | ${replay} | ${cell(failed?.failure.message.slice(0, 160) ?? '-')} |`,
+        `| ${i + 1} | \`${brk.id}\` (${brk.rules.join(', ')}) | ${failed ? 'yes' : '**NO**'} | ${check} | ${found} | ${shrunk} | ${replay} | ${said} |`,
       );
     }
     const share = ((100 * caught) / breaks.length).toFixed(0);
