@@ -26,6 +26,7 @@ interface Flags {
   junit?: string;
   allow?: string;
   compareWith?: string;
+  receiver: boolean;
 }
 
 function whole(flag: string, value: string | undefined, min: number): number | undefined {
@@ -53,7 +54,23 @@ function reproduce(url: string, seed: number, flags: Flags, runs: number): strin
   if (flags.clientId) parts.push(`--client-id ${flags.clientId} --client-secret "$FOS_EXPLORE_CLIENT_SECRET"`);
   if (flags.allowWrites) parts.push('--allow-writes');
   if (flags.compareWith) parts.push(`--compare-with ${flags.compareWith}`);
+  // What changes the generated runs or what counts as a failure: the other customer, the pace, the allow-list.
+  if (flags.foreignClientId)
+    parts.push(`--foreign-client-id ${flags.foreignClientId} --foreign-client-secret "$FOS_EXPLORE_FOREIGN_SECRET"`);
+  if (flags.rate !== undefined) parts.push(`--rate ${flags.rate}`);
+  if (flags.allow) parts.push(`--allow ${flags.allow}`);
+  if (!flags.receiver) parts.push('--no-receiver');
   return parts.join(' ');
+}
+
+/** A progress line on stderr every 5 s of a long search (runs and steps so far). */
+function progress(): (done: { runs: number; steps: number }) => void {
+  let next = Date.now() + 5_000;
+  return ({ runs, steps }) => {
+    if (Date.now() < next) return;
+    next = Date.now() + 5_000;
+    process.stderr.write(`explore: ${runs} runs, ${steps} steps so far\n`);
+  };
 }
 
 export function registerExploreCommand(cli: Command, env: Env): void {
@@ -71,7 +88,10 @@ export function registerExploreCommand(cli: Command, env: Env): void {
     .requiredOption('--url <base>', 'the target: a fos-mock, or a sandbox (then --client-id and --client-secret)', env.FOS_MOCK_URL)
     .option('--client-id <id>', 'the customer to log in as (env FOS_EXPLORE_CLIENT_ID); on a fos-mock, a fresh customer per run by default')
     .option('--client-secret <secret>', 'its secret (env FOS_EXPLORE_CLIENT_SECRET); written to no report or scenario')
-    .option('--foreign-client-id <id>', 'another customer, whose ids must stay invisible (a fos-mock makes one itself)')
+    .option(
+      '--foreign-client-id <id>',
+      'another customer, whose ids must stay invisible (env FOS_EXPLORE_FOREIGN_CLIENT_ID; a fos-mock makes one itself)',
+    )
     .option('--foreign-client-secret <secret>', 'its secret (env FOS_EXPLORE_FOREIGN_SECRET)')
     .option(
       '--allow-writes',
@@ -87,6 +107,7 @@ export function registerExploreCommand(cli: Command, env: Env): void {
     .option('--report-md <file>', 'write the report as Markdown')
     .option('--junit <file>', 'write the report as JUnit XML (one test case per check)')
     .option('--allow <file>', 'failures to accept: a YAML list of {check, contains?, reason?}')
+    .option('--no-receiver', "check no events, even on a fos-mock on loopback (one in a container cannot reach this machine's loopback)")
     .option(
       '--compare-with <base>',
       'send every step to this second target too (mock: an in-process fos-mock) and fail on the first difference (compare.* checks)',
@@ -100,7 +121,7 @@ export function registerExploreCommand(cli: Command, env: Env): void {
         const clientId = flags.clientId ?? env.FOS_EXPLORE_CLIENT_ID;
         const clientSecret = flags.clientSecret ?? env.FOS_EXPLORE_CLIENT_SECRET;
         if (Boolean(clientId) !== Boolean(clientSecret)) throw new UserError('--client-id and --client-secret go together');
-        const foreignId = flags.foreignClientId;
+        const foreignId = (flags.foreignClientId ??= env.FOS_EXPLORE_FOREIGN_CLIENT_ID);
         const foreignSecret = flags.foreignClientSecret ?? env.FOS_EXPLORE_FOREIGN_SECRET;
         if (Boolean(foreignId) !== Boolean(foreignSecret))
           throw new UserError('--foreign-client-id and --foreign-client-secret go together');
@@ -135,6 +156,8 @@ export function registerExploreCommand(cli: Command, env: Env): void {
             outDir: flags.outDir,
             oracle: async () => (oracle ??= await startLocalMock()).url,
             command,
+            noReceiver: !flags.receiver,
+            onRun: progress(),
           });
           out(tools.formatReport(report));
           if (flags.reportMd) writeFileSync(flags.reportMd, tools.markdownReport(report));

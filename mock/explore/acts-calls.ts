@@ -252,7 +252,7 @@ export class ChangeSubscription extends Act {
     model.subscriptions = model.subscriptions.filter((s) => s !== name);
     const after = await run.do({ call: `GET /v1/subscriptions/{{${name}}}` });
     if (after.status !== 404 && after.status < 500 && (after.body as { code?: unknown })?.code !== 'INJECTED_FAULT')
-      run.fail('records.gone', `${name} was deleted, then GET answered ${after.status}${code(after)}, not 404`);
+      run.fail('records.read-back', `${name} was deleted, then GET answered ${after.status}${code(after)}, not 404`);
   }
   toString(): string {
     return `${this.remove ? 'delete' : 'update'}(subscription ${this.subscription})`;

@@ -17,7 +17,7 @@ export class GetOperation extends Act {
     const op = pick(model.operations, this.operation)!;
     const answer = await run.do({ call: `GET /v1/operations/{{${op.name}}}` });
     if (injected(answer)) return;
-    if (answer.status !== 200) run.fail('pages.complete', `GET of ${op.name}, which the run made, answered ${answer.status}`);
+    if (answer.status !== 200) run.fail('records.read-back', `GET of ${op.name}, which the run made, answered ${answer.status}`);
     observe(run, op, statusOf(answer.body), `GET /v1/operations/{{${op.name}}}`);
   }
   toString(): string {

@@ -11,6 +11,8 @@ import type { ForeignKind } from './run-context';
 export interface Allowed {
   writes: boolean;
   control: boolean;
+  /** Clock steps: only for a fresh customer with its own clock (never the clock others share). */
+  clock: boolean;
   foreign: ForeignKind[];
 }
 
@@ -63,10 +65,12 @@ export function actArbitraries(allowed: Allowed): Array<fc.Arbitrary<Act>> {
   ];
   if (!allowed.control) return [...reads, ...writes];
   const control: Array<fc.Arbitrary<Act>> = [
-    ...weighted(
-      2,
-      fc.constantFrom(...DURATIONS).map((by) => new MoveClock(by)),
-    ),
+    ...(allowed.clock
+      ? weighted(
+          2,
+          fc.constantFrom(...DURATIONS).map((by) => new MoveClock(by)),
+        )
+      : []),
     ...weighted(
       2,
       fc.tuple(index, fc.constantFrom(...MOVES)).map(([op, move]) => new MoveOperation(op, move)),

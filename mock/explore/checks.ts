@@ -16,7 +16,7 @@ export const CHECKS = {
     'each transition an operation made emitted its event to a subscription listening (a receiver reachable by the target)',
   'money.balances': "each account's balances are its starting balances plus its settled movements (needs the control API)",
   'pages.complete': 'a list walked page by page with its cursors shows every record once, in order, and every record the run made',
-  'records.gone': 'a deleted record stays gone: 404 afterwards',
+  'records.read-back': 'a record the run made is read back (200); a deleted one stays gone (404)',
   'tenancy.isolation': "another customer's ids are never visible: 404 on each, absent from every list",
   'compare.status': 'with --compare-with: both targets answer a step with the same status',
   'compare.code': 'with --compare-with: both refuse with the same error code',
@@ -36,7 +36,7 @@ export class CheckFailure extends Error {
   constructor(
     readonly check: CheckName,
     message: string,
-    /** 1-based index of the step whose answer broke it (0: a check at the end of the run). */
+    /** 1-based index of the step whose answer broke it (a check at the end of the run: its last step). */
     readonly step: number,
   ) {
     super(`${check}: ${message}`);

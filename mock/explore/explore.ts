@@ -1,6 +1,7 @@
 // `explore`: generated stateful runs against one target, every answer checked; the first failure
 // shrunk and written as a scenario (its expectations from the oracle, a fos-mock).
 import { startReceiver, type Receiver } from '../receiver/receiver';
+import { UserError } from '../scenarios/errors';
 import type { Credentials } from '../scenarios/setup';
 import { isAllowed, type Allowance } from './allow-list';
 import { foreignRecords } from './foreign';
@@ -27,6 +28,8 @@ export interface ExploreOptions {
   oracle?: () => Promise<string>;
   /** --compare-with: a second target (a fos-mock, the oracle, or another service) each step is also sent to. */
   compareWith?: string;
+  /** No receiver even where the target seems to reach one (a mock in a container published on loopback). */
+  noReceiver?: boolean;
   /** The command that reproduces the search (in the scenario and the report). */
   command: string;
   onRun?(done: { runs: number; steps: number }): void;
@@ -36,6 +39,8 @@ export interface ExploreReport {
   target: { url: string; isMock: boolean; writes: boolean; receiver: boolean; foreign: string[]; compareWith?: string };
   result: SearchResult;
   scenario?: WrittenScenario;
+  /** Why no scenario could be written for a failure (the failure itself stands). */
+  scenarioError?: string;
   command: string;
 }
 
@@ -56,7 +61,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
   let receiver: Receiver | undefined;
   let second: ExploreTarget | undefined;
   try {
-    if (target.isMock && loopback(target.url)) receiver = await startReceiver();
+    if (!options.noReceiver && target.isMock && loopback(target.url)) receiver = await startReceiver();
     if (options.compareWith)
       second = await ExploreTarget.open({ url: options.compareWith, role: { kind: 'target', flag: '--compare-with' }, rate: options.rate });
     const foreign = await foreignRecords(target);
@@ -87,15 +92,22 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
       result,
       command: options.command,
     };
-    if (result.failed && options.outDir && options.oracle)
-      report.scenario = await writeScenario(result.failed, {
-        outDir: options.outDir,
-        // The second target is the oracle when it is a fos-mock (--compare-with mock).
-        oracleUrl: second?.isMock ? second.url : await options.oracle(),
-        targetUrl: target.url,
-        seed: options.seed,
-        command: options.command,
-      });
+    if (result.failed && options.outDir && options.oracle) {
+      try {
+        report.scenario = await writeScenario(result.failed, {
+          outDir: options.outDir,
+          // The second target is the oracle when it is a fos-mock (--compare-with mock).
+          oracleUrl: second?.isMock ? second.url : await options.oracle(),
+          targetUrl: target.url,
+          targetIsMock: target.isMock,
+          seed: options.seed,
+          command: options.command,
+        });
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        report.scenarioError = error.message;
+      }
+    }
     return report;
   } finally {
     await receiver?.close();

@@ -12,6 +12,12 @@ import { RECEIVER, type RunContext } from './run-context';
 
 export type Balances = Map<string, Map<string, string>>;
 
+/** What the run starts from: each account's balances, and the operations already COMPLETED (a customer with a history). */
+export interface Start {
+  balances: Balances;
+  completed: Set<string>;
+}
+
 interface OperationBody {
   id: string;
   accountId: string;
@@ -21,8 +27,27 @@ interface OperationBody {
   currentState: { status: string };
 }
 
+/** The balances and the completed operations at the start, read apart from the run's steps. */
+export async function readStart(run: RunContext): Promise<Start> {
+  const completed = new Set<string>();
+  // A fresh customer has no operations; a given one (--client-id) may have many, each already counted.
+  if (run.session.customer.clientId.startsWith('client-') === false || !run.target.isMock || run.session.clockPath === '/clock') {
+    let cursor: string | undefined;
+    do {
+      const query = `limit=100&sortOrder=ASCENDING${cursor ? `&cursor=${cursor}&direction=NEXT` : ''}`;
+      const answer = await run.target.client.send('GET', `/v1/operations?${query}`, {
+        headers: { authorization: `Bearer ${run.session.token}` },
+      });
+      const body = answer.body as { data?: OperationBody[]; meta?: { nextCursor?: string | null } };
+      for (const op of body.data ?? []) if (op.currentState?.status === 'COMPLETED') completed.add(op.id);
+      cursor = answer.status === 200 ? (body.meta?.nextCursor ?? undefined) : undefined;
+    } while (cursor);
+  }
+  return { balances: await readBalances(run), completed };
+}
+
 /** Each of the customer's accounts' balances, read through the control API (not a step of the run). */
-export async function readBalances(run: RunContext): Promise<Balances> {
+async function readBalances(run: RunContext): Promise<Balances> {
   const balances: Balances = new Map();
   for (const id of run.session.customer.accounts) {
     const answer = await run.target.client.control('GET', `/accounts/${id}/balances`);
@@ -32,7 +57,7 @@ export async function readBalances(run: RunContext): Promise<Balances> {
   return balances;
 }
 
-export async function finalChecks(model: Model, run: RunContext, start: Balances | undefined): Promise<void> {
+export async function finalChecks(model: Model, run: RunContext, start: Start | undefined): Promise<void> {
   const walked = await walk(run, '/v1/operations', 100, 'ASCENDING');
   const known = model.operations.map((o) => run.value(`{{${o.name}}}`)).filter((id): id is string => typeof id === 'string');
   checkMembers(run, '/v1/operations', walked, known, run.foreign.operation ? [run.foreign.operation] : []);
@@ -84,7 +109,7 @@ async function checkEvents(model: Model, run: RunContext): Promise<void> {
   }
 }
 
-async function checkBalances(run: RunContext, start: Balances, operations: OperationBody[]): Promise<void> {
+async function checkBalances(run: RunContext, { balances: start, completed }: Start, operations: OperationBody[]): Promise<void> {
   const expected = new Map<string, Decimal>();
   const key = (account: string, asset: string) => `${account} ${asset}`;
   for (const [account, assets] of start) for (const [asset, value] of assets) expected.set(key(account, asset), new Decimal(value));
@@ -93,7 +118,7 @@ async function checkBalances(run: RunContext, start: Balances, operations: Opera
     expected.set(key(account, asset), (expected.get(key(account, asset)) ?? new Decimal(0)).plus(delta));
   };
   for (const op of operations) {
-    if (op.currentState?.status !== 'COMPLETED') continue;
+    if (op.currentState?.status !== 'COMPLETED' || completed.has(op.id)) continue;
     const source = new Decimal(op.sourceAmount.value);
     const target = new Decimal(op.targetAmount.value);
     const type = op.intent.type;

@@ -9,7 +9,8 @@ import type { ExploreTarget } from './target';
 export async function foreignRecords(target: ExploreTarget): Promise<ForeignIds> {
   const foreign = target.options.foreign;
   if (!target.isMock && !foreign) return {};
-  const session = await target.session('explore: another customer', foreign);
+  // On a mock without --foreign-client-id: a fresh customer, never the run's own.
+  const session = await target.session('explore: another customer', foreign ?? 'fresh');
   const ids: ForeignIds = {};
   if (session.customer.accounts[0]) ids.account = session.customer.accounts[0];
   if (session.customer.beneficiaries[0]) ids.beneficiary = session.customer.beneficiaries[0];

@@ -1,6 +1,6 @@
 // What an explore run found, for a terminal, as Markdown (--report-md) and as JUnit XML (--junit):
 // one test case per check, failed for the check that broke, with the shrunk steps and the scenario.
-import { CHECK_NAMES, CHECKS } from './checks';
+import { CHECK_NAMES, CHECKS, type CheckName } from './checks';
 import type { ExploreReport } from './explore';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -14,15 +14,22 @@ function targetLine(r: ExploreReport): string {
   return `${t.url}: ${what}; events ${events}; another customer's ids ${t.foreign.length ? t.foreign.join(', ') : 'none (not checked)'}`;
 }
 
-/** Checks that could not act on this target, and why. */
-function notChecked(r: ExploreReport): string[] {
-  const out: string[] = [];
-  if (!r.target.isMock) out.push('money.balances (balances are read through the control API)');
-  if (!r.target.receiver) out.push('lifecycle.events (no receiver the target can reach)');
-  if (r.target.foreign.length === 0) out.push('tenancy.isolation (no other customer: --foreign-client-id)');
-  if (!r.target.writes) out.push('quote.consumed-once, idempotency.* (writes need --allow-writes)');
+/** The checks that could not act on this target, each with why. */
+function notChecked(r: ExploreReport): Array<{ checks: CheckName[]; why: string }> {
+  const out: Array<{ checks: CheckName[]; why: string }> = [];
+  if (!r.target.isMock) out.push({ checks: ['money.balances'], why: 'balances are read through the control API' });
+  if (!r.target.receiver) out.push({ checks: ['lifecycle.events'], why: 'no receiver the target can reach' });
+  if (r.target.foreign.length === 0) out.push({ checks: ['tenancy.isolation'], why: 'no other customer: --foreign-client-id' });
+  if (!r.target.writes)
+    out.push({
+      checks: ['quote.consumed-once', 'idempotency.replay', 'idempotency.conflict', 'lifecycle.transition', 'records.read-back'],
+      why: 'writes need --allow-writes',
+    });
+  if (!r.target.compareWith) out.push({ checks: CHECK_NAMES.filter((c) => c.startsWith('compare.')), why: 'no --compare-with' });
   return out;
 }
+
+const skipped = (r: ExploreReport, check: CheckName) => notChecked(r).some((n) => n.checks.includes(check));
 
 export function formatReport(r: ExploreReport): string {
   const { result } = r;
@@ -31,7 +38,7 @@ export function formatReport(r: ExploreReport): string {
     `target ${targetLine(r)}`,
     `seed ${result.seed}: ${result.runs} runs, ${result.steps} steps in ${seconds(result.searchMs)} (${rate} steps/s)`,
   ];
-  for (const skipped of notChecked(r)) lines.push(`not checked: ${skipped}`);
+  for (const n of notChecked(r)) lines.push(`not checked: ${n.checks.join(', ')} (${n.why})`);
   if (result.allowedHits.length > 0)
     lines.push(`allowed (--allow): ${result.allowedHits.length} failure(s), first: ${result.allowedHits[0]!.message.split('\n')[0]}`);
   const failed = result.failed;
@@ -41,11 +48,12 @@ export function formatReport(r: ExploreReport): string {
   }
   lines.push(
     `✗ ${failed.failure.message}`,
-    `  at step ${failed.failure.step || 'end'} of a run shrunk from ${failed.unshrunkSteps} to ${failed.steps.length} steps ` +
+    `  at step ${failed.failure.step} of a run shrunk from ${failed.unshrunkSteps} to ${failed.steps.length} steps ` +
       `(${failed.shrinks} shrinks, ${seconds(failed.shrinkMs)})`,
     `  generated: ${failed.acts}`,
     `  reproduce: ${r.command}`,
   );
+  if (r.scenarioError) lines.push(`  no scenario written: ${r.scenarioError}`);
   if (r.scenario)
     lines.push(
       `  scenario: ${r.scenario.file} (${r.scenario.steps} steps; ` +
@@ -57,8 +65,7 @@ export function formatReport(r: ExploreReport): string {
 export function markdownReport(r: ExploreReport): string {
   const failed = r.result.failed;
   const rows = CHECK_NAMES.map((name) => {
-    const outcome =
-      failed?.failure.check === name ? '**failed**' : notChecked(r).some((n) => n.startsWith(name.split('.')[0]!)) ? 'not checked' : 'held';
+    const outcome = failed?.failure.check === name ? '**failed**' : skipped(r, name) ? 'not checked' : 'held';
     return `| \`${name}\` | ${CHECKS[name]} | ${outcome} |`;
   });
   const out = [

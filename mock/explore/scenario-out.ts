@@ -17,7 +17,8 @@ export interface WrittenScenario {
   /** The replay's outcome on each side: the oracle must pass, the target must fail. */
   /** `passed`, or where it failed. */
   onOracle: string;
-  onTarget: 'failed' | 'passed';
+  /** `not replayed` on a target that is not a fos-mock: the scenario's fresh customer needs the control API. */
+  onTarget: 'failed' | 'passed' | 'not replayed';
 }
 
 const errorCode = (body: unknown) => {
@@ -65,7 +66,7 @@ function replayExpectation(failed: FailedRun, steps: Step[]): Step[] {
 
 export async function writeScenario(
   failed: FailedRun,
-  context: { outDir: string; oracleUrl: string; targetUrl: string; seed: number; command: string },
+  context: { outDir: string; oracleUrl: string; targetUrl: string; targetIsMock: boolean; seed: number; command: string },
 ): Promise<WrittenScenario> {
   const name = `explore seed ${context.seed}: ${failed.failure.check}`;
   const steps = failed.steps.slice(0, Math.max(failed.failure.step, 1));
@@ -86,18 +87,21 @@ export async function writeScenario(
   const header = [
     `# Written by fos-mock explore: ${failed.failure.message.split('\n')[0]}`,
     `# Reproduce the search: ${context.command}`,
-    `# Replay: fos-mock scenario run ${file} --url ${context.targetUrl}`,
+    context.targetIsMock
+      ? `# Replay: fos-mock scenario run ${file} --url ${context.targetUrl}`
+      : `# Replay on ${context.targetUrl}: set customer: to its clientId and clientSecret, then ` +
+        `fos-mock scenario run ${file} --url ${context.targetUrl}`,
     '',
   ].join('\n');
   writeFileSync(file, header + yaml.dump(scenario, { lineWidth: 160, noRefs: true }));
   const onOracle = await runScenario(file, { baseUrl: context.oracleUrl });
-  const onTarget = await runScenario(file, { baseUrl: context.targetUrl });
+  const onTarget = context.targetIsMock ? await runScenario(file, { baseUrl: context.targetUrl }) : undefined;
   const oracleError = onOracle.steps.find((s) => !s.ok);
   return {
     file,
     steps: scenario.steps.length,
     onOracle: onOracle.passed ? 'passed' : `failed at step ${oracleError?.index}: ${oracleError?.error ?? ''}`,
-    onTarget: onTarget.passed ? 'passed' : 'failed',
+    onTarget: onTarget === undefined ? 'not replayed' : onTarget.passed ? 'passed' : 'failed',
   };
 }
 

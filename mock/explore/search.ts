@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Step } from '../scenarios/types';
 import { actArbitraries } from './arbitraries';
 import { CheckFailure } from './checks';
-import { finalChecks, readBalances } from './final-checks';
+import { finalChecks, readStart } from './final-checks';
 import { emptyModel, type Model } from './model';
 import { RECEIVER, RunContext, type ForeignIds, type ForeignKind } from './run-context';
 import type { ExploreTarget } from './target';
@@ -58,7 +58,12 @@ export async function search(main: Side, foreign: ForeignIds, options: SearchOpt
   const { target } = main;
   // With a second target, a step is generated only when both allow it.
   const both = (allow: (t: ExploreTarget) => boolean) => allow(target) && (!second || allow(second.target));
-  const allowed = { writes: both((t) => t.writes), control: both((t) => t.isMock), foreign: Object.keys(foreign) as ForeignKind[] };
+  const allowed = {
+    writes: both((t) => t.writes),
+    control: both((t) => t.isMock),
+    clock: both((t) => t.isMock && !t.options.credentials),
+    foreign: Object.keys(foreign) as ForeignKind[],
+  };
   const arbitraries = actArbitraries(allowed);
   let runs = 0;
   let steps = 0;
@@ -87,7 +92,7 @@ export async function search(main: Side, foreign: ForeignIds, options: SearchOpt
     fc.commands(arbitraries, { maxCommands: options.maxSteps, size: 'large' }),
     async (acts: Iterable<fc.AsyncCommand<Model, RunContext>>) => {
       const { model, real } = await setup();
-      const start = target.isMock ? await readBalances(real) : undefined;
+      const start = target.isMock ? await readStart(real) : undefined;
       try {
         // The run's first step: a subscription to every event, delivered to the run's receiver.
         if (real.receiver)

@@ -63,9 +63,12 @@ export class ExploreTarget {
     return target;
   }
 
-  /** A customer for one run: a fresh one with its own frozen clock on a mock, else the given one. */
-  async session(name: string, credentials = this.options.credentials): Promise<Session> {
-    const customer = this.isMock && !credentials ? 'fresh' : credentials;
+  /**
+   * A customer for one run: the given one, else (on a mock) a fresh one with its own frozen clock;
+   * `fresh` asks for a fresh one even when --client-id was given (the other customer of tenancy checks).
+   */
+  async session(name: string, who: Credentials | 'fresh' | undefined = this.options.credentials): Promise<Session> {
+    const customer = who ?? (this.isMock ? 'fresh' : undefined);
     if (!customer) throw new UnusableTarget('no customer to log in as');
     try {
       return await prepareSession(

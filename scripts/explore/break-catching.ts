@@ -93,7 +93,8 @@ async function main(): Promise<number> {
       const shrunk = failed ? `${failed.unshrunkSteps} → ${failed.steps.length}` : '-';
       const said = cell(failed?.failure.message.slice(0, 160) ?? '-');
       rows.push(
-        `| ${i + 1} | \`${brk.id}\` (${brk.rules.join(', ')}) | ${failed ? 'yes' : '**NO**'} | ${check} | ${found} | ${shrunk} | ${replay} | ${said} |`,
+        `| ${i + 1} | \`${brk.id}\` (${brk.rules.join(', ')}) | ${failed ? 'yes' : '**NO**'} | ` +
+          `${check} | ${found} | ${shrunk} | ${replay} | ${said} |`,
       );
     }
     const share = ((100 * caught) / breaks.length).toFixed(0);
