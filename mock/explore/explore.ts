@@ -80,6 +80,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
         outDir: options.outDir,
         oracleUrl: await options.oracle(),
         targetUrl: target.url,
+        targetIsMock: target.isMock,
         seed: options.seed,
         command: options.command,
       });

@@ -199,4 +199,22 @@ describe('fos-mock explore against a target that is not a fos-mock', () => {
     expect(writes().length).toBeGreaterThan(0);
     expect(run.stdout).not.toContain('demo-secret');
   });
+
+  it('When a check fails there, then the finding is reported and written; its scenario is replayed on the oracle only', async () => {
+    // The written scenario asks for a fresh customer with its own clock: only a fos-mock gives one.
+    const target = await brokenMock('create-quote-200', { controlApi: false });
+    const folder = tempFolder('sandbox');
+    try {
+      const run = await fosMock('explore', '--url', target.url, ...credentials, '--allow-writes', ...small, '--out-dir', folder);
+      expect(run.stderr).toBe('');
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout).toContain('✗ document.status');
+      const file = join(folder, 'explore-1-document-status.yaml');
+      expect(existsSync(file)).toBe(true);
+      expect(run.stdout).toContain('on the oracle passed, on the target not replayed');
+      expect(readFileSync(file, 'utf8')).not.toContain('demo-secret');
+    } finally {
+      await target.close();
+    }
+  });
 });
