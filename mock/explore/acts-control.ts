@@ -14,8 +14,9 @@ export class MoveClock extends Act {
   check(): boolean {
     return true;
   }
-  async run(_model: Model, run: RunContext): Promise<void> {
-    await run.do({ clock: this.by });
+  async run(model: Model, run: RunContext): Promise<void> {
+    const answer = await run.do({ clock: this.by });
+    if (answer.status === 200) for (const quote of model.quotes) quote.stale = true;
   }
   toString(): string {
     return `clock(+${this.by})`;

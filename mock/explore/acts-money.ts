@@ -68,7 +68,10 @@ export class OperationOnQuote extends Act {
     super();
   }
   private quotes(model: Readonly<Model>) {
-    return model.quotes.filter((q) => (q.usedBy !== undefined) === this.again);
+    const fitting = model.quotes.filter((q) => (q.usedBy !== undefined) === this.again);
+    // A quote the clock has not passed yet, when there is one: an expired quote only meets QUOTE_EXPIRED.
+    const fresh = fitting.filter((q) => !q.stale);
+    return fresh.length > 0 ? fresh : fitting;
   }
   check(model: Readonly<Model>): boolean {
     return this.quotes(model).length > 0 && (this.kind !== 'withdrawal' || model.beneficiaries.length > 0);

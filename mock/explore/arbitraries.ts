@@ -51,7 +51,10 @@ export function actArbitraries(allowed: Allowed): Array<fc.Arbitrary<Act>> {
       4,
       fc.tuple(kinds, index, index).map(([kind, q, b]) => new OperationOnQuote(kind, q, b, false)),
     ),
-    fc.tuple(kinds, index).map(([kind, q]) => new OperationOnQuote(kind, q, 0, true)),
+    ...weighted(
+      2,
+      fc.tuple(kinds, index).map(([kind, q]) => new OperationOnQuote(kind, q, 0, true)),
+    ),
     fc
       .tuple(index, index, fc.constantFrom('BRL', 'USDT'), fc.constantFrom(...AMOUNTS))
       .map(([f, t, asset, amount]) => new Transfer(f, t, asset, amount)),

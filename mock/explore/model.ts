@@ -15,6 +15,8 @@ export interface QuoteRecord {
   targetAsset: string;
   /** The operation (by name) that the target accepted on it, if any. */
   usedBy?: string;
+  /** The clock moved since it was made: it may have expired (steps prefer quotes that have not). */
+  stale?: boolean;
 }
 
 export interface OperationRecord {

@@ -40,7 +40,8 @@ function search(url: string, options: Partial<ExploreOptions> = {}): Promise<Exp
 async function searchBroken(id: string, options: Partial<ExploreOptions> = {}): Promise<ExploreReport> {
   const broken: RunningMock = await brokenMock(id);
   try {
-    return await search(broken.url, options);
+    // Up to 200 runs: the search ends at the first failure, so a caught break costs only the runs it takes.
+    return await search(broken.url, { runs: 200, maxSteps: 20, ...options });
   } finally {
     await broken.close();
   }
