@@ -39,6 +39,9 @@ export class Replay extends Act {
           'idempotency.replay',
           `${what} and the same body answered ${answer.status}${code(answer)}, not the first answer (${first.answer.status}) again`,
         );
+      // The document's X-Idempotent-Replayed says the answer is a replay.
+      if (answer.headers['x-idempotent-replayed'] !== 'true')
+        run.fail('idempotency.replay', `${what} and the same body answered without X-Idempotent-Replayed: true`);
     } else if (accepted(answer) || code(answer).trim() !== 'IDEMPOTENCY_KEY_REUSED') {
       run.fail('idempotency.conflict', `${what} and another body answered ${answer.status}${code(answer)}, not 422 IDEMPOTENCY_KEY_REUSED`);
     }
@@ -59,11 +62,30 @@ function changedBody(body: Record<string, unknown>): Record<string, unknown> {
   return { ...body, url: `${String(body.url)}-changed` };
 }
 
-export const INVALID = ['wrong-type', 'missing-field', 'bad-enum', 'bad-uuid', 'no-key', 'no-token', 'bad-token', 'bad-query'] as const;
+export const INVALID = [
+  'wrong-type',
+  'missing-field',
+  'bad-enum',
+  'bad-uuid',
+  'no-key',
+  'no-token',
+  'bad-token',
+  'bad-query',
+  'bad-cursor',
+] as const;
 export type Invalid = (typeof INVALID)[number];
 
-/** A JWT of the right shape whose signature no service issued. */
-const FORGED = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleHBsb3JlIiwiZXhwIjo0MTAyNDQ0ODAwfQ.c2lnbmF0dXJlLW5vYm9keS1tYWRl';
+/** The run's own token with a signature no service made: its claims are the customer's, only the signature is wrong. */
+function forged(token: string): string {
+  const [header = '', payload = ''] = token.split('.');
+  return `${header}.${payload}.${'A'.repeat(43)}`;
+}
+
+/** A cursor with its last character changed: what a client that edits cursors sends. */
+function tampered(cursor: string): string {
+  const last = cursor.slice(-1);
+  return `${cursor.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+}
 
 export class InvalidRequest extends Act {
   constructor(
@@ -75,7 +97,7 @@ export class InvalidRequest extends Act {
   check(model: Readonly<Model>): boolean {
     return model.accounts.length > 0;
   }
-  private step(model: Readonly<Model>): Step {
+  private step(model: Readonly<Model>, run: RunContext, cursor: string): Step {
     const account = model.accounts[0]!;
     const quote = { accountId: account, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.00' };
     const read: Step = { call: 'GET /v1/operations?limit=2' };
@@ -91,18 +113,27 @@ export class InvalidRequest extends Act {
       case 'bad-uuid':
         return this.writes ? mutating('POST /v1/quotes', { ...quote, accountId: 'not-a-uuid' }) : { call: 'GET /api/accounts/not-a-uuid' };
       case 'no-key':
-        // An empty key: a step without one gets a fresh key from the scenario runner.
-        return this.writes ? { call: 'POST /v1/quotes', body: quote, headers: { 'x-idempotency-key': '' } } : read;
+        // false: no key at all (a step without one gets a fresh key from the scenario runner).
+        return this.writes ? { call: 'POST /v1/quotes', body: quote, headers: { 'x-idempotency-key': false } } : read;
       case 'no-token':
         return { ...read, auth: false };
       case 'bad-token':
-        return { ...read, headers: { authorization: `Bearer ${FORGED}` } };
+        return { ...read, headers: { authorization: `Bearer ${forged(run.session.token)}` } };
+      case 'bad-cursor':
+        return { call: `GET /api/accounts?limit=1&cursor=${encodeURIComponent(cursor)}&direction=NEXT` };
       case 'bad-query':
         return { call: 'GET /v1/operations?limit=0' };
     }
   }
   async run(model: Model, run: RunContext): Promise<void> {
-    const step = this.step(model);
+    let cursor = 'bm90LWEtY3Vyc29y.dGFtcGVyZWQ';
+    if (this.how === 'bad-cursor') {
+      // A real cursor first, then the same one altered: it must be refused, never read.
+      const page = await run.do({ call: 'GET /api/accounts?limit=1' });
+      const next = (page.body as { meta?: { nextCursor?: unknown } } | undefined)?.meta?.nextCursor;
+      if (typeof next === 'string') cursor = tampered(next);
+    }
+    const step = this.step(model, run, cursor);
     const answer = await run.do(step);
     const token = this.how === 'no-token' || this.how === 'bad-token';
     const refused = token ? answer.status === 401 : answer.status >= 400 && answer.status < 500;

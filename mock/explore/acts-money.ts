@@ -2,6 +2,7 @@
 // used again. Amounts stay small; the mock's forcing amounts (a withdrawal of 666.66 fails, a
 // deposit of 777.77 settles at once) are used only on a fos-mock.
 import { randomUUID } from 'node:crypto';
+import { Decimal } from 'decimal.js';
 import type { Step } from '../scenarios/types';
 import { Act, accepted, remember } from './act';
 import { nextName, pick, type Model, type OperationKind } from './model';
@@ -29,6 +30,33 @@ export function mutating(call: string, body: unknown): Step {
   return { call, body, headers: { 'x-idempotency-key': randomUUID() } };
 }
 
+interface Amount {
+  value?: unknown;
+  decimals?: unknown;
+}
+
+/** The seed's quote: target = source × rate (1:1 for one asset), rounded down to the target's scale. */
+function checkQuoteAmounts(run: RunContext, body: unknown): void {
+  const {
+    sourceAmount: source,
+    targetAmount: target,
+    rate,
+  } = (body ?? {}) as { sourceAmount?: Amount; targetAmount?: Amount; rate?: unknown };
+  if (
+    typeof source?.value !== 'string' ||
+    typeof target?.value !== 'string' ||
+    typeof rate !== 'string' ||
+    typeof target.decimals !== 'number'
+  )
+    return; // the document check names a missing or mistyped field
+  const want = new Decimal(source.value).times(rate).toDecimalPlaces(target.decimals, Decimal.ROUND_DOWN);
+  if (!want.equals(target.value))
+    run.fail(
+      'quote.amounts',
+      `a quote of ${source.value} at rate ${rate} has target ${target.value}, not ${want.toFixed(target.decimals)} (rounded down)`,
+    );
+}
+
 export class CreateQuote extends Act {
   constructor(
     readonly account: number,
@@ -50,6 +78,7 @@ export class CreateQuote extends Act {
     };
     const answer = await run.do(step);
     remember(model, run, step, answer);
+    if (accepted(answer)) checkQuoteAmounts(run, answer.body);
     if (accepted(answer) && name in run.saved) model.quotes.push({ name, account, sourceAsset, targetAsset });
   }
   toString(): string {

@@ -6,6 +6,7 @@ import { CreateBeneficiary, ChangeSubscription, ForeignId, INVALID, InvalidReque
 import { DURATIONS, FAULT_ROUTES, InjectFault, MOVES, MoveClock, MoveOperation } from './acts-control';
 import { AMOUNTS, CreateQuote, MOCK_AMOUNTS, OperationOnQuote, PAIRS, Transfer } from './acts-money';
 import { GetOperation, LISTS, WalkList } from './acts-reads';
+import { NewToken, ReadReference } from './acts-service';
 import type { ForeignKind } from './run-context';
 
 export interface Allowed {
@@ -33,7 +34,12 @@ export function actArbitraries(allowed: Allowed): Array<fc.Arbitrary<Act>> {
         .tuple(fc.constantFrom(...LISTS), fc.constantFrom(1, 2, 3, 100), fc.boolean(), index)
         .map(([list, limit, ascending, sub]) => new WalkList(list, limit, ascending, sub)),
     ),
-    fc.constantFrom(...INVALID).map((how) => new InvalidRequest(how, allowed.writes)),
+    ...weighted(
+      2,
+      fc.constantFrom(...INVALID).map((how) => new InvalidRequest(how, allowed.writes)),
+    ),
+    fc.constant(new NewToken()),
+    fc.boolean().map((eventTypes) => new ReadReference(eventTypes)),
   ];
   if (allowed.foreign.length > 0)
     reads.push(

@@ -8,10 +8,13 @@ export const CHECKS = {
   'document.body': 'the body matches the schema the document gives for that status (the Error body for a refusal)',
   'document.headers': 'X-Request-Id and the other headers the document requires are there, with a JSON content type',
   'refusal.invalid-request': 'a request made invalid in one place (type, field, enum, uuid, header, token) is refused with a 4xx',
+  'quote.amounts': "a quote's target amount is its source amount times its rate, rounded down to the target asset's scale",
+  'token.lifetime': 'a token lasts 23 hours: expiresIn 82800 and an exp claim 82800 s after its iat or the time it was asked for',
   'quote.consumed-once': 'no two operations are accepted on one quote; a quote already used is refused',
   'idempotency.replay': 'a key sent again with the same request answers the first status and body again',
   'idempotency.conflict': 'a key sent again with another body is refused (422 IDEMPOTENCY_KEY_REUSED)',
   'lifecycle.transition': 'an operation moves only along the transitions the document declares',
+  'events.payload': "each event delivered to the run's receiver matches the document's webhook schema for its type",
   'lifecycle.events':
     'each transition an operation made emitted its event to a subscription listening (a receiver reachable by the target)',
   'money.balances': "each account's balances are its starting balances plus its settled movements (needs the control API)",

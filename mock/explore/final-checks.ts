@@ -8,7 +8,12 @@ import type { Model } from './model';
 import { compareEvents } from './compare';
 import { observe, statusOf } from './observe';
 import { checkMembers, walk } from './pages';
-import { RECEIVER, type RunContext } from './run-context';
+import { HOOK_SUBSCRIPTION, RECEIVER, type RunContext } from './run-context';
+import { loadContract, type Contract } from '../../spec/contract';
+
+let contract: Contract | undefined;
+/** The document's webhook schemas, compiled once (the validators the build generated when they match). */
+const webhookContract = () => (contract ??= loadContract(undefined, { precompiled: true }));
 
 export type Balances = Map<string, Map<string, string>>;
 
@@ -73,6 +78,27 @@ export async function finalChecks(model: Model, run: RunContext, start: Start | 
 
 async function checkEvents(model: Model, run: RunContext): Promise<void> {
   await run.do({ webhooks: 'idle' });
+  // The receiver's deliveries, as the subscription's execution logs say them (checked against the document).
+  if (run.value(`{{${HOOK_SUBSCRIPTION}}}`) !== undefined)
+    await walk(run, `/v1/subscriptions/{{${HOOK_SUBSCRIPTION}}}/executionLogs`, 100, 'DESCENDING');
+  for (const delivery of run.receiver!.received) {
+    const type = String(delivery.headers['x-event-type'] ?? '');
+    let payload: unknown;
+    try {
+      payload = JSON.parse(delivery.body);
+    } catch {
+      run.fail('events.payload', `a ${type} delivery's body is not JSON`);
+    }
+    const { errors } = webhookContract().checkWebhook(type, payload);
+    if (errors.length > 0)
+      run.fail(
+        'events.payload',
+        `a ${type} payload breaks the document: ${errors
+          .slice(0, 3)
+          .map((e) => `${e.field} ${e.message}`)
+          .join('; ')}`,
+      );
+  }
   const byOperation = new Map<string, string[]>();
   for (const delivery of run.receiver!.received) {
     const type = String(delivery.headers['x-event-type'] ?? '');

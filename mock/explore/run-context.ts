@@ -16,6 +16,8 @@ import type { ExploreTarget } from './target';
 
 /** The receiver endpoint a run's subscription delivers to (a target that can reach this machine). */
 export const RECEIVER = 'hook';
+/** The name the id of the run's subscription to its receiver is saved under. */
+export const HOOK_SUBSCRIPTION = 'hookSubscription';
 
 export type ForeignKind = 'account' | 'quote' | 'operation' | 'beneficiary' | 'subscription';
 export type ForeignIds = Partial<Record<ForeignKind, string>>;

@@ -9,7 +9,7 @@ import { actArbitraries } from './arbitraries';
 import { CheckFailure } from './checks';
 import { finalChecks, readStart } from './final-checks';
 import { emptyModel, type Model } from './model';
-import { RECEIVER, RunContext, type ForeignIds, type ForeignKind } from './run-context';
+import { HOOK_SUBSCRIPTION, RECEIVER, RunContext, type ForeignIds, type ForeignKind } from './run-context';
 import type { ExploreTarget } from './target';
 import type { Receiver } from '../receiver/receiver';
 
@@ -100,6 +100,7 @@ export async function search(main: Side, foreign: ForeignIds, options: SearchOpt
             call: 'POST /api/subscriptions',
             body: { url: `{{receivers.${RECEIVER}.url}}`, includeAll: true },
             headers: { 'x-idempotency-key': randomUUID() },
+            save: { [HOOK_SUBSCRIPTION]: 'body.id' },
           });
         await fc.asyncModelRun(() => Promise.resolve({ model, real }), acts);
         await finalChecks(model, real, start);

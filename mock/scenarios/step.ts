@@ -90,6 +90,8 @@ async function send(step: Step, s: StepContext): Promise<HttpAnswer | undefined>
     // The service requires a key on every POST/PUT/PATCH but the token call.
     if (['POST', 'PUT', 'PATCH'].includes(method) && !path.startsWith('/api/oauth/') && !has('x-idempotency-key'))
       headers['x-idempotency-key'] = randomUUID();
+    // A header given as false is not sent, and takes the place of the one the runner would add.
+    for (const [name, value] of Object.entries(given)) if (value === 'false' && step.headers?.[name] === false) delete given[name];
     return client.send(method, path, {
       body: step.body === undefined ? undefined : render(step.body, context),
       headers: { ...headers, ...given },

@@ -7,13 +7,15 @@
 //
 //   npx tsx scripts/explore/break-catching.ts [--time 60s] [--seed N] [--only id,id] [--out file.md] [--scenarios dir]
 //     --scenarios  keep the written scenarios in this folder (default: a temporary one, removed)
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppOptions, MockApp } from '../../mock/app';
 import { parseDuration } from '../../mock/domain/duration';
 import { explore, type ExploreReport } from '../../mock/explore';
 import { BREAKS, type Break } from '../contract/breaks/index';
+import { EXPLORE_RECORD, type ExploreBreaksRecord } from './record';
 import { runMain, startMock } from '../contract/lib';
 
 const BASE: AppOptions = { config: { strictResponses: false, logLevel: 'silent' } };
@@ -76,6 +78,15 @@ async function main(): Promise<number> {
     }
     process.stdout.write(`baseline: ${base.runs} runs, ${base.steps} steps, nothing found\n`);
     const rows: string[] = [];
+    const record: ExploreBreaksRecord = {
+      startedAt: new Date(started).toISOString(),
+      commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
+      cores: cpus().length,
+      seed,
+      timePerBreakMs: timeMs,
+      baseline: { runs: base.runs, steps: base.steps },
+      breaks: [],
+    };
     let caught = 0;
     for (const [i, brk] of breaks.entries()) {
       const report = await exploreAgainst(brk, settings);
@@ -89,6 +100,22 @@ async function main(): Promise<number> {
         ? `${(report.result.searchMs / 1000).toFixed(1)} s, ${report.result.runs} runs`
         : `not in ${(timeMs / 1000).toFixed(0)} s (${report.result.runs} runs)`;
       process.stdout.write(`${failed ? 'caught  ' : 'MISSED  '} ${brk.id.padEnd(30)} ${failed ? failed.failure.check : ''} ${found}\n`);
+      record.breaks.push({
+        id: brk.id,
+        rules: [...brk.rules],
+        caught: failed !== undefined,
+        ...(failed
+          ? {
+              check: failed.failure.check,
+              foundAfterMs: report.result.searchMs,
+              steps: failed.unshrunkSteps,
+              shrunkSteps: failed.steps.length,
+            }
+          : {}),
+        ...(scenario
+          ? { scenarioOnTarget: scenario.onTarget, scenarioOnOracle: scenario.onOracle === 'passed' ? 'passed' : 'failed' }
+          : {}),
+      });
       const check = failed ? `\`${failed.failure.check}\`` : '-';
       const shrunk = failed ? `${failed.unshrunkSteps} → ${failed.steps.length}` : '-';
       const said = cell(failed?.failure.message.slice(0, 160) ?? '-');
@@ -109,6 +136,8 @@ async function main(): Promise<number> {
       '',
       `${caught}/${breaks.length} breaks caught (${share}%) in ${((Date.now() - started) / 60000).toFixed(1)} min.`,
     ].join('\n');
+    // A run of every break is the record the rule table reads (npm run rules:table).
+    if (!only) writeFileSync(EXPLORE_RECORD, `${JSON.stringify({ ...record, durationMs: Date.now() - started }, null, 2)}\n`);
     const out = argValue('--out');
     if (out) writeFileSync(out, `${table}\n`);
     process.stdout.write(`\n${table}\n`);

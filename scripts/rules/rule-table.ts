@@ -13,6 +13,7 @@ import { RULES } from '../../contract-tests/rules/catalogue';
 import { rulesOf, taggedTests } from '../../contract-tests/rules/tags';
 import { BREAKS } from '../contract/breaks';
 import { COMMITTED_RECORD, type BreaksRunRecord } from '../contract/breaks/record';
+import { EXPLORE_RECORD, type ExploreBreaksRecord } from '../explore/record';
 
 const TABLE = 'docs/rules/rule-table.md';
 const SHOWN = 2;
@@ -46,6 +47,18 @@ function main(): number {
     return 1;
   }
   const record = JSON.parse(readFileSync(COMMITTED_RECORD, 'utf8')) as BreaksRunRecord;
+  // Explore's run against the same breaks (scripts/explore/break-catching.ts), when there is one.
+  const explored = existsSync(EXPLORE_RECORD) ? (JSON.parse(readFileSync(EXPLORE_RECORD, 'utf8')) as ExploreBreaksRecord) : undefined;
+  const byExplore = (ids: string[]) => {
+    if (!explored) return 'no run';
+    const ran = explored.breaks.filter((b) => ids.includes(b.id));
+    if (ran.length === 0) return 'none of its breaks ran';
+    return ran
+      .map((b) =>
+        b.caught ? `\`${b.id}\` caught by \`${b.check}\` (run shrunk from ${b.steps} to ${b.shrunkSteps} steps)` : `\`${b.id}\` **missed**`,
+      )
+      .join('; ');
+  };
   const tests = taggedTests();
   const gaps: string[] = [];
   const rows = RULES.map((rule) => {
@@ -70,6 +83,7 @@ function main(): number {
       `- tests that check it: ${some(checking)}`,
       `- breaks: ${breaks.length ? breaks.map((b) => `\`${b.id}\``).join(', ') : '**none**'}`,
       `- failed under them: ${gap ? `**GAP: ${gap}**` : caught}`,
+      `- explore, no hand-written test: ${byExplore(breaks.map((b) => b.id))}`,
       '',
     ].join('\n');
   });
@@ -84,6 +98,16 @@ function main(): number {
     `Breaks run of ${record.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${record.commit}, ${record.cores} cores, ${minutes} min` +
       `${record.wholeSuitePerBreak ? ' (whole suite per break)' : ' (each break against its own test files)'}; ` +
       `baseline ${record.baseline.passed} tests green.${gaps.length ? ` GAPS: ${gaps.join(', ')}.` : ''}`,
+    ...(explored
+      ? [
+          'Explore against the same breaks (`npm run explore:breaks`), ' +
+            `run of ${explored.startedAt.slice(0, 16).replace('T', ' ')} UTC ` +
+            `on ${explored.commit}, seed ${explored.seed}, up to ${explored.timePerBreakMs / 1000} s each: ` +
+            `${explored.breaks.filter((b) => b.caught).length} of ${explored.breaks.length} caught ` +
+            `(${((100 * explored.breaks.filter((b) => b.caught).length) / explored.breaks.length).toFixed(0)}%); ` +
+            `its baseline (the unbroken mock) ${explored.baseline.runs} runs, nothing found.`,
+        ]
+      : []),
     '',
     ...rows,
   ];
