@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/latest.json and latest.md.
 // Knobs (environment), for a quick smoke run or a subset:
-//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite,redis,container,soak (default all but
+//   BENCH_ONLY                   which to run: throughput,scaling,webhooks,suite,explore,redis,container,soak (default all but
 //                                soak). The sections not run keep their last results in latest.json/.md.
 //   BENCH_DURATION, BENCH_ROUNDS seconds per load run (default 5) and rounds (default 3), for all.
 //   BENCH_SCALING_SIZES          operations stored (default 1000,100000,1000000).
@@ -9,12 +9,14 @@
 //   BENCH_WEBHOOK_DELIVERIES     deliveries per burst (default 10000).
 //   BENCH_WEBHOOK_RATE           deliveries a second in the paced phase (default 1000).
 //   BENCH_SUITE_ROUNDS           contract-suite runs (default BENCH_ROUNDS).
+//   BENCH_EXPLORE_RUNS           explore's generated runs per seed (default 200).
 //   BENCH_REDIS_CONNECTIONS      connections of the Redis-mode runs (default 10,50).
 //   SOAK_DURATION_S, SOAK_RESET_EVERY_S, SOAK_LOOPS  the soak: length (1800), reset period (180), client loops (8).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { projectPath } from '../spec/project-root';
 import { containerBench, containerMarkdown, type ContainerResult } from './container';
+import { exploreBench, exploreMarkdown, type ExploreBenchResult } from './explore';
 import { tableRow } from './lib/markdown';
 import { redisMode, type RedisModeResult } from './redis-mode';
 import { redisModeMarkdown } from './redis-mode-markdown';
@@ -24,7 +26,7 @@ import { suiteMarkdown, suiteTime, type SuiteResult } from './suite-time';
 import { throughput, WARM_UP_S, type Row } from './throughput';
 import { webhookMarkdown, webhooks, type WebhookResult } from './webhooks';
 
-const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'redis', 'container', 'soak'] as const;
+const BENCHMARKS = ['throughput', 'scaling', 'webhooks', 'suite', 'explore', 'redis', 'container', 'soak'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 /** What `npm run bench` runs when BENCH_ONLY does not say: all but the half-hour soak (BENCH_ONLY=soak). */
 const DEFAULT_BENCHMARKS: readonly Benchmark[] = BENCHMARKS.filter((b) => b !== 'soak');
@@ -44,6 +46,7 @@ interface Results {
   scaling?: Section<ScalingResult>;
   webhooks?: Section<WebhookResult>;
   suite?: Section<SuiteResult>;
+  explore?: Section<ExploreBenchResult>;
   redis?: Section<RedisModeResult>;
   container?: Section<ContainerResult>;
   soak?: Section<SoakResult>;
@@ -104,6 +107,7 @@ function markdown(results: Results): string {
   if (results.scaling) section(scalingMarkdown(results.scaling), results.scaling);
   if (results.webhooks) section(webhookMarkdown(results.webhooks), results.webhooks);
   if (results.suite) section(suiteMarkdown(results.suite), results.suite);
+  if (results.explore) section(exploreMarkdown(results.explore), results.explore);
   if (results.redis) section(redisModeMarkdown(results.redis), results.redis);
   if (results.container) section(containerMarkdown(results.container), results.container);
   if (results.soak) section(soakMarkdown(results.soak), results.soak);
@@ -172,6 +176,11 @@ async function main() {
     const result = await suiteTime(Number(process.env.BENCH_SUITE_ROUNDS ?? rounds));
     results.suite = { machine, at, ...result };
     if (result.failedRounds > 0) problems.push(`the contract suite failed in ${result.failedRounds} round(s)`);
+  }
+  if (runs('explore')) {
+    const result = await exploreBench({ rounds, runs: Number(process.env.BENCH_EXPLORE_RUNS ?? 200) });
+    results.explore = { machine, at, ...result };
+    if (result.shrink.some((r) => !r.found)) problems.push('explore missed the quote-usable-twice break in a shrink round');
   }
   if (runs('redis')) {
     const result = await redisMode({ durationS, rounds, connections: list(process.env.BENCH_REDIS_CONNECTIONS, [10, 50]) });

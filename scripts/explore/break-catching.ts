@@ -13,7 +13,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppOptions, MockApp } from '../../mock/app';
 import { parseDuration } from '../../mock/domain/duration';
-import { explore, type ExploreReport } from '../../mock/explore';
+import { explore, UnusableTarget, type ExploreReport } from '../../mock/explore';
 import { BREAKS, type Break } from '../contract/breaks/index';
 import { EXPLORE_RECORD, type ExploreBreaksRecord } from './record';
 import { runMain, startMock } from '../contract/lib';
@@ -89,7 +89,21 @@ async function main(): Promise<number> {
     };
     let caught = 0;
     for (const [i, brk] of breaks.entries()) {
-      const report = await exploreAgainst(brk, settings);
+      let report: ExploreReport;
+      try {
+        report = await exploreAgainst(brk, settings);
+      } catch (error) {
+        // Explore stops at the start with exit code 2 and says why (the token call refused): that names the break.
+        if (!(error instanceof UnusableTarget)) throw error;
+        caught++;
+        process.stdout.write(`caught   ${brk.id.padEnd(30)} at the start (exit 2): ${error.message}\n`);
+        record.breaks.push({ id: brk.id, rules: [...brk.rules], caught: true, check: 'target unusable (exit 2)' });
+        rows.push(
+          `| ${i + 1} | \`${brk.id}\` (${brk.rules.join(', ')}) | yes | exit 2 at the start | 0 s | - | - | ` +
+            `${cell(error.message.slice(0, 160))} |`,
+        );
+        continue;
+      }
       const failed = report.result.failed;
       if (failed) caught++;
       const scenario = report.scenario;

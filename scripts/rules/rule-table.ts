@@ -55,7 +55,11 @@ function main(): number {
     if (ran.length === 0) return 'none of its breaks ran';
     return ran
       .map((b) =>
-        b.caught ? `\`${b.id}\` caught by \`${b.check}\` (run shrunk from ${b.steps} to ${b.shrunkSteps} steps)` : `\`${b.id}\` **missed**`,
+        !b.caught
+          ? `\`${b.id}\` **missed**`
+          : b.steps === undefined
+            ? `\`${b.id}\` caught: ${b.check ?? ''}`
+            : `\`${b.id}\` caught by \`${b.check}\` (run shrunk from ${b.steps} to ${b.shrunkSteps} steps)`,
       )
       .join('; ');
   };
