@@ -72,6 +72,7 @@ export const INVALID = [
   'bad-token',
   'bad-query',
   'bad-cursor',
+  'bad-secret',
 ] as const;
 export type Invalid = (typeof INVALID)[number];
 
@@ -119,6 +120,12 @@ export class InvalidRequest extends Act {
         return { ...read, auth: false };
       case 'bad-token':
         return { ...read, headers: { authorization: `Bearer ${forged(run.session.token)}` } };
+      case 'bad-secret':
+        return {
+          call: 'POST /api/oauth/client/token',
+          auth: false,
+          body: { clientId: '{{customer.clientId}}', clientSecret: 'not-the-secret-of-this-client' },
+        };
       case 'bad-cursor':
         return { call: `GET /api/accounts?limit=1&cursor=${encodeURIComponent(cursor)}&direction=NEXT` };
       case 'bad-query':
@@ -135,7 +142,7 @@ export class InvalidRequest extends Act {
     }
     const step = this.step(model, run, cursor);
     const answer = await run.do(step);
-    const token = this.how === 'no-token' || this.how === 'bad-token';
+    const token = this.how === 'no-token' || this.how === 'bad-token' || this.how === 'bad-secret';
     const refused = token ? answer.status === 401 : answer.status >= 400 && answer.status < 500;
     // A missing field or key is only invalid on a write; on a target without --allow-writes the read stands in.
     const invalid = this.writes || !['missing-field', 'no-key'].includes(this.how);
