@@ -18,7 +18,12 @@ function targetLine(r: ExploreReport): string {
 function notChecked(r: ExploreReport): Array<{ checks: CheckName[]; why: string }> {
   const out: Array<{ checks: CheckName[]; why: string }> = [];
   if (!r.target.isMock) out.push({ checks: ['money.balances'], why: 'balances are read through the control API' });
-  if (!r.target.receiver) out.push({ checks: ['lifecycle.events'], why: 'no receiver the target can reach' });
+  // Every event check reads the run's receiver: without one, none of them acted.
+  if (!r.target.receiver)
+    out.push({
+      checks: ['lifecycle.events', 'events.payload', ...(r.target.compareWith ? (['compare.events'] as const) : [])],
+      why: 'no receiver the target can reach',
+    });
   if (r.target.foreign.length === 0) out.push({ checks: ['tenancy.isolation'], why: 'no other customer: --foreign-client-id' });
   if (!r.target.writes)
     out.push({

@@ -1,7 +1,8 @@
 // `fos-mock explore` through program().parseAsync (stdout, stderr and the exit code captured):
 // exit code 2 and one line for a target it cannot use, 1 for a bad flag (naming it) or a
 // failure found, 0 when nothing is found; its reports; the written scenario replayed by
-// `fos-mock scenario run`; and on a target that is not a fos-mock, no writes unless allowed.
+// `fos-mock scenario run`; --compare-with mock and --no-receiver; and on a target that is not a
+// fos-mock, no writes unless allowed.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -131,6 +132,22 @@ describe('fos-mock explore against a fos-mock', () => {
     const cases = [...xml.matchAll(/<testcase classname="fos-mock explore" name="([^:"]+):/g)].map((m) => m[1]);
     expect(cases.sort()).toEqual([...CHECK_NAMES].sort());
     expect(xml).not.toContain('<failure');
+  });
+
+  it('When --compare-with mock is given against an unbroken mock, then every step is compared and the exit code is 0', async () => {
+    const run = await fosMock('explore', '--url', plain.url, ...small, '--compare-with', 'mock', '--out-dir', tempFolder('compare'));
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('no check failed');
+    expect(run.stdout).not.toContain('not checked: compare.');
+  });
+
+  it('When --no-receiver is given, then the events are not checked, and the report says so', async () => {
+    const run = await fosMock('explore', '--url', plain.url, ...small, '--no-receiver', '--out-dir', tempFolder('no-receiver'));
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('events not checked (no receiver it can reach)');
+    expect(run.stdout).toMatch(/^not checked: lifecycle\.events, events\.payload \(no receiver the target can reach\)$/m);
   });
 
   it('When a check fails, then exit code 1 and the scenario written fails on the broken mock and passes on an unbroken one', async () => {

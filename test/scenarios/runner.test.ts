@@ -1,7 +1,7 @@
 // The runner against an in-process mock: what a failing step says, where a run stops, the
 // built-ins it finds, receivers' scripts, and the set-up errors a user can make.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { formatStep, progressPrinter, runScenario, type Scenario, type StepProgress } from '../../mock/scenarios';
+import { formatStep, parseScenario, progressPrinter, runScenario, type Scenario, type StepProgress } from '../../mock/scenarios';
 import { demo } from '../http/fixture-ids';
 import { listeningMock, type ListeningMock } from './support';
 import { closedPort } from '../../mock/receiver/closed-port';
@@ -211,6 +211,26 @@ describe('built-ins and the customer', () => {
       { baseUrl: target.url },
     );
     expect(result.steps.filter((s) => !s.ok)).toEqual([]);
+  });
+
+  it('a header given as false is not sent: no key on a POST is 400 IDEMPOTENCY_KEY_REQUIRED, no bearer is 401', async () => {
+    // As a file has it: the schema takes false, and the runner adds neither its key nor its token.
+    const scenario = parseScenario(`name: headers left out
+steps:
+  - call: POST /v1/quotes
+    headers: { x-idempotency-key: false }
+    body: { accountId: '{{accounts.funded}}', sourceAsset: BRL, targetAsset: BRL, sourceAmount: '10.00' }
+    expect: { status: 400, body: { code: IDEMPOTENCY_KEY_REQUIRED } }
+  - call: GET /api/accounts
+    headers: { authorization: false }
+    expect: { status: 401, body: { code: UNAUTHORIZED } }
+  - call: GET /api/accounts
+    headers: { Authorization: false }
+    expect: { status: 401, body: { code: UNAUTHORIZED } }
+`);
+    const result = await runScenario(scenario, { baseUrl: target.url });
+    expect(result.steps.filter((s) => !s.ok)).toEqual([]);
+    expect(result.steps).toHaveLength(3);
   });
 
   it('receivers follow their script: a reset connection and a hang are FAILED with status 0, then the fallback answers', async () => {
