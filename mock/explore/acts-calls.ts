@@ -73,6 +73,7 @@ export const INVALID = [
   'bad-query',
   'bad-cursor',
   'bad-secret',
+  'bad-version',
 ] as const;
 export type Invalid = (typeof INVALID)[number];
 
@@ -130,6 +131,8 @@ export class InvalidRequest extends Act {
         return { call: `GET /api/accounts?limit=1&cursor=${encodeURIComponent(cursor)}&direction=NEXT` };
       case 'bad-query':
         return { call: 'GET /v1/operations?limit=0' };
+      case 'bad-version':
+        return { ...read, headers: { 'x-service-version': '999' } };
     }
   }
   async run(model: Model, run: RunContext): Promise<void> {
@@ -163,6 +166,7 @@ const FOREIGN_PATHS: Record<ForeignKind, string> = {
   operation: '/v1/operations/',
   beneficiary: '/v1/beneficiaries/',
   subscription: '/v1/subscriptions/',
+  key: '',
 };
 
 /** Another customer's id, read directly, or named in a quote (its account) or a deposit (its quote). */
@@ -180,6 +184,7 @@ export class ForeignId extends Act {
   async run(model: Model, run: RunContext): Promise<void> {
     const id = run.foreign[this.kind];
     if (id === undefined) return;
+    if (this.kind === 'key') return this.sameKey(model, run, id);
     let step: Step = { call: `GET ${FOREIGN_PATHS[this.kind]}${id}` };
     if (this.inBody && this.writes && this.kind === 'account')
       step = mutating('POST /v1/quotes', { accountId: id, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' });
@@ -194,6 +199,24 @@ export class ForeignId extends Act {
           `not ${step.call!.startsWith('GET') ? '404' : 'a 4xx'}`,
       );
   }
+  /** The key another customer used, sent with a request of this one: answered as its own, never as a replay. */
+  private async sameKey(model: Model, run: RunContext, key: string): Promise<void> {
+    if (!this.writes || model.foreignKeyUsed) return;
+    model.foreignKeyUsed = true;
+    const body = { accountId: model.accounts[0], sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' };
+    const answer = await run.do({ call: 'POST /v1/quotes', body, headers: { 'x-idempotency-key': key } });
+    if (answer.status >= 500 || (answer.body as { code?: unknown } | undefined)?.code === 'INJECTED_FAULT') return;
+    const accountId = (answer.body as { accountId?: unknown } | undefined)?.accountId;
+    // A valid quote of this customer's own: refused as a reused key, or replayed, it met the other customer's key.
+    if (!accepted(answer) || answer.headers['x-idempotent-replayed'] === 'true' || accountId !== run.value(String(model.accounts[0])))
+      run.fail(
+        'tenancy.isolation',
+        `POST /v1/quotes with another customer's idempotency key answered ${answer.status}${code(answer)}` +
+          `${answer.headers['x-idempotent-replayed'] === 'true' ? ' as a replay' : ''} for account ${String(accountId)}, ` +
+          `not this customer's own quote (a key shared across customers)`,
+      );
+  }
+
   toString(): string {
     return `foreign(${this.kind}${this.inBody ? ' in a body' : ''})`;
   }

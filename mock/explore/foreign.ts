@@ -19,12 +19,9 @@ export async function foreignRecords(target: ExploreTarget): Promise<ForeignIds>
     return answer.status === 200 ? (answer.body as { data?: Array<{ id?: string }> }).data?.[0]?.id : undefined;
   };
   if (target.isMock && ids.account) {
-    const quote = await send(target, session, 'POST', '/v1/quotes', {
-      accountId: ids.account,
-      sourceAsset: 'BRL',
-      targetAsset: 'BRL',
-      sourceAmount: '1.00',
-    });
+    ids.key = randomUUID();
+    const body = { accountId: ids.account, sourceAsset: 'BRL', targetAsset: 'BRL', sourceAmount: '1.00' };
+    const quote = await send(target, session, 'POST', '/v1/quotes', body, ids.key);
     const used = await send(target, session, 'POST', '/v1/quotes', {
       accountId: ids.account,
       sourceAsset: 'BRL',
@@ -51,8 +48,8 @@ export async function foreignRecords(target: ExploreTarget): Promise<ForeignIds>
   return ids;
 }
 
-function send(target: ExploreTarget, session: Session, method: string, path: string, body?: unknown) {
+function send(target: ExploreTarget, session: Session, method: string, path: string, body?: unknown, key: string = randomUUID()) {
   const headers: Record<string, string> = { authorization: `Bearer ${session.token}` };
-  if (method !== 'GET') headers['x-idempotency-key'] = randomUUID();
+  if (method !== 'GET') headers['x-idempotency-key'] = key;
   return target.client.send(method, path, { body, headers });
 }

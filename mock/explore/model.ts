@@ -46,6 +46,8 @@ export interface Model {
   /** Beneficiaries the run made (by name). */
   madeBeneficiaries: string[];
   calls: CallRecord[];
+  /** The other customer's idempotency key was sent once already (a second time is this customer's own replay). */
+  foreignKeyUsed?: boolean;
   /** How many names were handed out (names stay unique within a run). */
   counter: number;
 }

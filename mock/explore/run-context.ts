@@ -2,6 +2,7 @@
 // written as a scenario as it is), what their answers saved, and the checks every answer gets
 // (no 5xx, the document). A check that does not hold throws a CheckFailure.
 import type { Endpoint } from '../receiver/receiver';
+import { stepDifferences } from '../scenarios/compare';
 import { UserError } from '../scenarios/errors';
 import type { HttpAnswer } from '../scenarios/http';
 import { getPath, parsePath } from '../scenarios/paths';
@@ -10,7 +11,6 @@ import { sendStep } from '../scenarios/step';
 import { TemplateError } from '../scenarios/template';
 import type { Step } from '../scenarios/types';
 import { CheckFailure, type CheckName } from './checks';
-import { compareWithTwin } from './compare';
 import { documentFailures } from './document-check';
 import type { ExploreTarget } from './target';
 
@@ -19,7 +19,8 @@ export const RECEIVER = 'hook';
 /** The name the id of the run's subscription to its receiver is saved under. */
 export const HOOK_SUBSCRIPTION = 'hookSubscription';
 
-export type ForeignKind = 'account' | 'quote' | 'operation' | 'beneficiary' | 'subscription';
+/** Another customer's records, and `key`: an idempotency key it used (keys are kept per customer). */
+export type ForeignKind = 'account' | 'quote' | 'operation' | 'beneficiary' | 'subscription' | 'key';
 export type ForeignIds = Partial<Record<ForeignKind, string>>;
 
 export class RunContext {
@@ -74,8 +75,30 @@ export class RunContext {
         if (found) this.fail(found.check, `${step.call} answered ${answer.status}${code(answer)}: ${found.message}`);
       }
     }
-    if (this.twin) await compareWithTwin(this, this.twin, step, answer);
+    if (this.twin) await this.compareWithTwin(step, answer);
     return answer;
+  }
+
+  /**
+   * --compare-with: the step sent to the second target too, on that target's own records (names
+   * saved from its own answers), and the two answers compared in the fidelity report's kinds
+   * (status, code, field, type, state), ids, times and amounts left aside; the first difference
+   * is a failure named compare.<kind>, shrunk like any other.
+   */
+  private async compareWithTwin(step: Step, answer: HttpAnswer): Promise<void> {
+    const twin = this.twin!;
+    const what = title(step);
+    let other: HttpAnswer;
+    try {
+      other = await twin.send(step);
+    } catch (error) {
+      // A name the second target never saved (it refused what made it on the first) or no answer.
+      if (!(error instanceof TemplateError) && !(error instanceof CheckFailure)) throw error;
+      return this.fail('compare.status', `${what}: the second target could not be sent it (${error.message})`);
+    }
+    const [first] = stepDifferences({ answer }, { answer: other });
+    if (first)
+      this.fail(`compare.${first.kind}` as CheckName, `${what}: ${first.path} is ${first.a} on the first target, ${first.b} on the second`);
   }
 
   /** Sends a step and keeps it, its answer and what it saves; no answer at all is a no-5xx failure. */

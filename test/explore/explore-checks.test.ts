@@ -37,6 +37,9 @@ describe('explore against a mock with a deliberate break', () => {
     ['replay-unmarked', 'idempotency.replay', 'a replay without X-Idempotent-Replayed', /without X-Idempotent-Replayed: true/],
     ['key-not-required', 'refusal.invalid-request', 'a POST without a key served', /with no-key answered 2\d\d/],
     ['cursor-not-verified', 'refusal.invalid-request', 'a tampered cursor accepted', /with bad-cursor answered 200/],
+    ['invalid-client-as-400', 'refusal.invalid-request', 'a wrong secret answered 400', /with bad-secret answered 400/],
+    ['version-header-ignored', 'refusal.invalid-request', 'an unknown X-Service-Version served', /with bad-version answered 200/],
+    ['key-shared-by-customers', 'tenancy.isolation', "one customer's key taken for another's", /another customer's idempotency key/],
   ])('When the mock has %s, then %s fails (%s)', async (id, check, _what, message) => {
     const broken: RunningMock = await brokenMock(id);
     try {

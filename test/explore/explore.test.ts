@@ -69,7 +69,7 @@ describe('explore against the mock as it is', () => {
     expect(report.scenario).toBeUndefined();
     // A fos-mock on this machine: every check can act (control API, a receiver, another customer).
     expect(report.target).toMatchObject({ url: plain.url, isMock: true, writes: true, receiver: true });
-    expect(report.target.foreign.sort()).toEqual(['account', 'beneficiary', 'operation', 'quote', 'subscription']);
+    expect(report.target.foreign.sort()).toEqual(['account', 'beneficiary', 'key', 'operation', 'quote', 'subscription']);
   });
 
   it('When the same seed is searched twice, then each run sends as many steps as it did the first time', async () => {
