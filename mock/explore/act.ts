@@ -19,5 +19,5 @@ export function remember(model: Model, run: RunContext, step: Step, answer: Http
   const key = step.headers?.['x-idempotency-key'];
   if (typeof key !== 'string' || (answer.body as { code?: unknown } | undefined)?.code === 'INJECTED_FAULT') return;
   // A refusal before the key is kept (a malformed request) does not burn it: only accepted calls.
-  if (accepted(answer)) model.calls.push({ step, key, answer, index: run.index });
+  if (accepted(answer)) model.calls.push({ step, key, answer, index: run.index, atMs: model.clockMs });
 }

@@ -6,8 +6,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Step } from '../scenarios/types';
 import { Act, accepted, remember } from './act';
 import { mutating } from './acts-money';
-import { nextName, pick, type Model } from './model';
-import { code, type ForeignKind, type RunContext } from './run-context';
+import { nextName, pick, type CallRecord, type Model } from './model';
+
+/** How long an idempotency key is kept: 24 hours of mock time, less a margin for the clock's own steps. */
+const KEY_LIFE_MS = 23 * 3_600_000;
+import { code, injected, type ForeignKind, type RunContext } from './run-context';
 
 export class Replay extends Act {
   constructor(
@@ -17,15 +20,17 @@ export class Replay extends Act {
     super();
   }
   check(model: Readonly<Model>): boolean {
-    return model.calls.some((c) => this.fits(c.step));
+    return model.calls.some((c) => this.fits(c, model));
   }
-  private fits(step: Step): boolean {
+  private fits(call: CallRecord, model: Readonly<Model>): boolean {
+    // A key is kept 24 hours of the customer's time (the document's x-assumption): an older one is new again.
+    if (model.clockMs - call.atMs >= KEY_LIFE_MS) return false;
     // Another body needs an object body to change.
-    return !this.changed || (typeof step.body === 'object' && step.body !== null);
+    return !this.changed || (typeof call.step.body === 'object' && call.step.body !== null);
   }
   async run(model: Model, run: RunContext): Promise<void> {
     const first = pick(
-      model.calls.filter((c) => this.fits(c.step)),
+      model.calls.filter((c) => this.fits(c, model)),
       this.call,
     )!;
     const body = this.changed ? changedBody(first.step.body as Record<string, unknown>) : first.step.body;
@@ -149,6 +154,21 @@ export class InvalidRequest extends Act {
     const refused = token ? answer.status === 401 : answer.status >= 400 && answer.status < 500;
     // A missing field or key is only invalid on a write; on a target without --allow-writes the read stands in.
     const invalid = this.writes || !['missing-field', 'no-key'].includes(this.how);
+    // A refusal of the request's shape keeps no key: the same key with the request made right is served.
+    const quoteBody = this.writes && ['wrong-type', 'missing-field', 'bad-uuid'].includes(this.how);
+    if (quoteBody && refused && typeof step.headers?.['x-idempotency-key'] === 'string') {
+      const account = model.accounts[0]!;
+      const right = await run.do({
+        call: 'POST /v1/quotes',
+        body: { accountId: account, sourceAsset: 'BRL', targetAsset: 'USDT', sourceAmount: '1.00' },
+        headers: { 'x-idempotency-key': step.headers['x-idempotency-key'] },
+      });
+      if (!accepted(right) && right.status < 500 && !injected(right))
+        run.fail(
+          'refusal.invalid-request',
+          `the key of a request refused for ${this.how} was kept: the request made right answered ${right.status}${code(right)}`,
+        );
+    }
     if (invalid && !refused && answer.status < 500)
       run.fail(
         'refusal.invalid-request',
@@ -256,6 +276,13 @@ export class CreateBeneficiary extends Act {
     const step = { ...mutating('POST /v1/beneficiaries', body), save: { [name]: 'body.id' } };
     const answer = await run.do(step);
     remember(model, run, step, answer);
+    const instructions = (answer.body as { paymentInstructions?: unknown[] } | undefined)?.paymentInstructions;
+    if (accepted(answer) && this.withInstruction && (!Array.isArray(instructions) || instructions.length !== 1))
+      run.fail(
+        'records.read-back',
+        `a beneficiary created with 1 payment instruction answered ${Array.isArray(instructions) ? instructions.length : 'no'} ` +
+          'instructions',
+      );
     if (accepted(answer) && name in run.saved) {
       model.madeBeneficiaries.push(name);
       model.beneficiaries.push(`{{${name}}}`);

@@ -1,8 +1,9 @@
 // What only a fos-mock allows, through its control API: the customer's own clock moved, an
 // operation settled, failed or flagged, and a fault injected into the customer's next request.
+import { parseDuration } from '../domain/duration';
 import { Act } from './act';
 import { pick, type Model } from './model';
-import { observe, statusOf } from './observe';
+import { observe } from './observe';
 import type { RunContext } from './run-context';
 
 export const DURATIONS = ['31s', '5m', '2h'];
@@ -16,7 +17,9 @@ export class MoveClock extends Act {
   }
   async run(model: Model, run: RunContext): Promise<void> {
     const answer = await run.do({ clock: this.by });
-    if (answer.status === 200) for (const quote of model.quotes) quote.stale = true;
+    if (answer.status !== 200) return;
+    model.clockMs += parseDuration(this.by);
+    for (const quote of model.quotes) quote.stale = true;
   }
   toString(): string {
     return `clock(+${this.by})`;
@@ -38,8 +41,9 @@ export class MoveOperation extends Act {
   async run(model: Model, run: RunContext): Promise<void> {
     const op = pick(model.operations, this.operation)!;
     const answer = await run.do({ control: `POST /operations/{{${op.name}}}/${this.move}` });
+    if (answer.status === 200 && this.move === 'fail') op.failedByControl = true;
     // A move the lifecycle does not allow is refused (409); an allowed one answers the operation.
-    if (answer.status === 200) observe(run, op, statusOf(answer.body), `control ${this.move}`);
+    if (answer.status === 200) observe(run, op, answer.body, `control ${this.move}`);
   }
   toString(): string {
     return `${this.move}(operation ${this.operation})`;

@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import type { Step } from '../scenarios/types';
 import { Act, accepted, remember } from './act';
 import { nextName, pick, type Model, type OperationKind } from './model';
-import { checkQuoteUse, observe, statusOf } from './observe';
+import { checkQuoteUse, observe } from './observe';
 import type { RunContext } from './run-context';
 
 export const PAIRS = [
@@ -49,6 +49,12 @@ function checkQuoteAmounts(run: RunContext, body: unknown): void {
     typeof target.decimals !== 'number'
   )
     return; // the document check names a missing or mistyped field
+  const assets = body as { sourceAmount?: { asset?: unknown }; targetAmount?: { asset?: unknown } };
+  if (assets.sourceAmount?.asset === assets.targetAmount?.asset && !new Decimal(rate).equals(1))
+    run.fail(
+      'quote.amounts',
+      `a quote from ${String(assets.sourceAmount?.asset)} to the same asset has rate ${rate}, not 1 (1:1 for one asset)`,
+    );
   const want = new Decimal(source.value).times(rate).toDecimalPlaces(target.decimals, Decimal.ROUND_DOWN);
   if (!want.equals(target.value))
     run.fail(
@@ -118,7 +124,7 @@ export class OperationOnQuote extends Act {
     if (accepted(answer) && name in run.saved) {
       const op = { name, kind: this.kind, quote: quote.name, statuses: [] };
       model.operations.push(op);
-      observe(run, op, statusOf(answer.body), `${step.call} answered`);
+      observe(run, op, answer.body, `${step.call} answered`);
     }
   }
   toString(): string {
@@ -150,7 +156,7 @@ export class Transfer extends Act {
     if (accepted(answer) && name in run.saved) {
       const op = { name, kind: 'transfer' as const, statuses: [] };
       model.operations.push(op);
-      observe(run, op, statusOf(answer.body), 'POST /v1/operations/transfers answered');
+      observe(run, op, answer.body, 'POST /v1/operations/transfers answered');
     }
   }
   toString(): string {

@@ -2,7 +2,7 @@
 // to its end with its cursors.
 import { Act } from './act';
 import { pick, type Model } from './model';
-import { observe, statusOf } from './observe';
+import { observe } from './observe';
 import { checkMembers, walk } from './pages';
 import { injected, type RunContext } from './run-context';
 
@@ -18,7 +18,7 @@ export class GetOperation extends Act {
     const answer = await run.do({ call: `GET /v1/operations/{{${op.name}}}` });
     if (injected(answer)) return;
     if (answer.status !== 200) run.fail('records.read-back', `GET of ${op.name}, which the run made, answered ${answer.status}`);
-    observe(run, op, statusOf(answer.body), `GET /v1/operations/{{${op.name}}}`);
+    observe(run, op, answer.body, `GET /v1/operations/{{${op.name}}}`);
   }
   toString(): string {
     return `get(operation ${this.operation})`;
@@ -72,7 +72,7 @@ export class WalkList extends Act {
     if (this.list === 'operations')
       for (const op of model.operations) {
         const record = walked.records?.find((r) => r.id === run.value(`{{${op.name}}}`));
-        if (record) observe(run, op, statusOf(record), `GET /v1/operations (walked)`);
+        if (record) observe(run, op, record, `GET /v1/operations (walked)`);
       }
   }
   toString(): string {

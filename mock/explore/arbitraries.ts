@@ -6,6 +6,7 @@ import { CreateBeneficiary, ChangeSubscription, ForeignId, INVALID, InvalidReque
 import { DURATIONS, FAULT_ROUTES, InjectFault, MOVES, MoveClock, MoveOperation } from './acts-control';
 import { AMOUNTS, CreateQuote, MOCK_AMOUNTS, OperationOnQuote, PAIRS, Transfer } from './acts-money';
 import { GetOperation, LISTS, WalkList } from './acts-reads';
+import { DefaultOrder, FilteredLogs, MISUSES, QuoteMisuse } from './acts-rules';
 import { NewToken, ReadReference } from './acts-service';
 import type { ForeignKind } from './run-context';
 
@@ -39,6 +40,7 @@ export function actArbitraries(allowed: Allowed): Array<fc.Arbitrary<Act>> {
       fc.constantFrom(...INVALID).map((how) => new InvalidRequest(how, allowed.writes)),
     ),
     fc.constant(new NewToken()),
+    fc.constantFrom(1, 2).map((limit) => new DefaultOrder(limit)),
     fc.boolean().map((eventTypes) => new ReadReference(eventTypes)),
   ];
   if (allowed.foreign.length > 0)
@@ -71,6 +73,10 @@ export function actArbitraries(allowed: Allowed): Array<fc.Arbitrary<Act>> {
     fc.boolean().map((withInstruction) => new CreateBeneficiary(withInstruction)),
     fc.boolean().map((retry) => new Subscribe(retry)),
     fc.tuple(index, fc.boolean()).map(([s, remove]) => new ChangeSubscription(s, remove)),
+    fc.constantFrom(...MISUSES).map((how) => new QuoteMisuse(how, allowed.clock)),
+    fc
+      .tuple(index, fc.constantFrom<Array<'SUCCESS' | 'FAILED'>>('SUCCESS', 'FAILED'), fc.boolean())
+      .map(([s, status, malformed]) => new FilteredLogs(s, status, malformed)),
   ];
   if (!allowed.control) return [...reads, ...writes];
   const control: Array<fc.Arbitrary<Act>> = [

@@ -10,6 +10,11 @@ export const CHECKS = {
   'refusal.invalid-request': 'a request made invalid in one place (type, field, enum, uuid, header, token) is refused with a 4xx',
   'quote.amounts': "a quote's target amount is its source amount times its rate, rounded down to the target asset's scale",
   'token.lifetime': 'a token lasts 23 hours: expiresIn 82800 and an exp claim 82800 s after its iat or the time it was asked for',
+  'operation.record':
+    'an operation shows what its state means: a transfer its generated quote, a COMPLETED one its transactions, ' +
+    'a withdrawal or swap failed at settlement INSUFFICIENT_BALANCE',
+  'quote.refusals':
+    'an operation on a quote it cannot use is refused with the code that says why: QUOTE_NOT_FOUND, QUOTE_ACCOUNT_MISMATCH, QUOTE_EXPIRED',
   'quote.consumed-once': 'no two operations are accepted on one quote; a quote already used is refused',
   'idempotency.replay': 'a key sent again with the same request answers the first status and body again',
   'idempotency.conflict': 'a key sent again with another body is refused (422 IDEMPOTENCY_KEY_REUSED)',

@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import { eventsAlong, initialOf, transitionOf } from '../../spec/lifecycles';
 import type { Model } from './model';
 import { compareEvents } from './compare';
-import { observe, statusOf } from './observe';
+import { observe } from './observe';
 import { checkMembers, walk } from './pages';
 import { HOOK_SUBSCRIPTION, RECEIVER, type RunContext } from './run-context';
 import { loadContract, type Contract } from '../../spec/contract';
@@ -69,7 +69,7 @@ export async function finalChecks(model: Model, run: RunContext, start: Start | 
   const records = (walked.records ?? []) as unknown as OperationBody[];
   for (const op of model.operations) {
     const record = records.find((r) => r.id === run.value(`{{${op.name}}}`));
-    if (record) observe(run, op, statusOf(record), 'GET /v1/operations at the end');
+    if (record) observe(run, op, record, 'GET /v1/operations at the end');
   }
   if (run.receiver) await checkEvents(model, run);
   if (run.twin?.receiver && run.receiver) compareEvents(run, run.twin);

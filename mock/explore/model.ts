@@ -25,6 +25,8 @@ export interface OperationRecord {
   quote?: string;
   /** Every status the run saw it in, in order, repeats dropped. */
   statuses: string[];
+  /** Failed through the control API (its reason is the one given there). */
+  failedByControl?: boolean;
 }
 
 /** A mutating call that was answered (not by an injected fault): what replays are compared with. */
@@ -34,6 +36,8 @@ export interface CallRecord {
   answer: HttpAnswer;
   /** 1-based index of the step. */
   index: number;
+  /** The customer's clock (ms moved since the run began) when it was made: keys are kept 24 hours. */
+  atMs: number;
 }
 
 export interface Model {
@@ -48,6 +52,8 @@ export interface Model {
   calls: CallRecord[];
   /** The other customer's idempotency key was sent once already (a second time is this customer's own replay). */
   foreignKeyUsed?: boolean;
+  /** How far the run moved the customer's clock, ms. */
+  clockMs: number;
   /** How many names were handed out (names stay unique within a run). */
   counter: number;
 }
@@ -62,6 +68,7 @@ export function emptyModel(accountCount: number, beneficiaryCount: number): Mode
     madeBeneficiaries: [],
     calls: [],
     counter: 0,
+    clockMs: 0,
   };
 }
 

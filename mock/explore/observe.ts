@@ -28,9 +28,35 @@ export function statusOf(body: unknown): string | undefined {
   return typeof status === 'string' ? status : undefined;
 }
 
-/** Records a status the run saw an operation in, checking the move from the last one. */
-export function observe(run: RunContext, op: OperationRecord, status: string | undefined, where: string): void {
+interface OperationBody {
+  quote?: unknown;
+  transactions?: unknown;
+  currentState?: { status?: unknown; reason?: { code?: unknown } | null };
+  intent?: { type?: unknown };
+}
+
+/** What the seed and the document say an operation record shows in its state. */
+function checkRecord(run: RunContext, op: OperationRecord, body: OperationBody, status: string, where: string): void {
+  // A transfer takes no quote of the customer's: a 1:1 quote is generated for it.
+  if (body.intent?.type === 'TRANSFER' && (body.quote === null || body.quote === undefined))
+    run.fail('operation.record', `${op.name}, a transfer, has no quote (${where}); the seed gives it a generated 1:1 quote`);
+  // Settling records the confirmed rail transactions.
+  if (status === 'COMPLETED' && Array.isArray(body.transactions) && body.transactions.length === 0)
+    run.fail('operation.record', `${op.name} is COMPLETED with no confirmed transaction (${where})`);
+  // A withdrawal or swap that fails at settlement (not failed through the control API) is short of funds.
+  const reason = body.currentState?.reason?.code;
+  if (status === 'FAILED' && !op.failedByControl && (op.kind === 'withdrawal' || op.kind === 'swap') && reason !== 'INSUFFICIENT_BALANCE')
+    run.fail(
+      'operation.record',
+      `${op.name}, a ${op.kind} failed at settlement, gives reason ${String(reason)}, not INSUFFICIENT_BALANCE (${where})`,
+    );
+}
+
+/** Records the state the run saw an operation in (an answer's body), checking the move from the last one. */
+export function observe(run: RunContext, op: OperationRecord, body: unknown, where: string): void {
+  const status = statusOf(body);
   if (status === undefined) return;
+  checkRecord(run, op, body as OperationBody, status, where);
   const last = op.statuses[op.statuses.length - 1];
   if (last === undefined) {
     // The first answer may already show a later state (a deposit that settles at once answers

@@ -17,14 +17,20 @@ export interface Walked {
 /** Pages at most in one walk: a cursor that never ends is a failure, not a hang. */
 const MAX_PAGES = 200;
 
-export async function walk(run: RunContext, path: string, limit: number, sortOrder: 'ASCENDING' | 'DESCENDING'): Promise<Walked> {
+/** `sortOrder` undefined: none sent, and the document's default (DESCENDING) expected. */
+export async function walk(
+  run: RunContext,
+  path: string,
+  limit: number,
+  sortOrder: 'ASCENDING' | 'DESCENDING' | undefined,
+): Promise<Walked> {
   const records: NonNullable<Page['data']> = [];
   const seen = new Set<unknown>();
   // Each page's cursor is saved by name and sent back as a template, as a client does: the
   // written scenario (and a second target) walks its own cursors, never this run's.
   let cursor: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const query = `limit=${limit}&sortOrder=${sortOrder}${cursor ? `&cursor={{${cursor}}}&direction=NEXT` : ''}`;
+    const query = `limit=${limit}${sortOrder ? `&sortOrder=${sortOrder}` : ''}${cursor ? `&cursor={{${cursor}}}&direction=NEXT` : ''}`;
     const next = run.freshName('cursor');
     const step = { call: `GET ${path}${path.includes('?') ? '&' : '?'}${query}`, save: { [next]: 'body.meta.nextCursor' } };
     // Faults the run injected answer some requests: the walk asks again, as a client retries.
@@ -42,10 +48,11 @@ export async function walk(run: RunContext, path: string, limit: number, sortOrd
     for (const record of data) {
       if (seen.has(record.id)) run.fail('pages.complete', `${where}: ${String(record.id)} was already on an earlier page`);
       const previous = records[records.length - 1];
-      if (previous && outOfOrder(previous.createdAt, record.createdAt, sortOrder))
+      if (previous && outOfOrder(previous.createdAt, record.createdAt, sortOrder ?? 'DESCENDING'))
         run.fail(
           'pages.complete',
-          `${where}: ${String(record.id)} (${String(record.createdAt)}) is out of ${sortOrder} order after ${String(previous.createdAt)}`,
+          `${where}: ${String(record.id)} (${String(record.createdAt)}) is out of ${sortOrder ?? 'DESCENDING'} order ` +
+            `after ${String(previous.createdAt)}`,
         );
       seen.add(record.id);
       records.push(record);

@@ -39,6 +39,16 @@ describe('explore against a mock with a deliberate break', () => {
     ['cursor-not-verified', 'refusal.invalid-request', 'a tampered cursor accepted', /with bad-cursor answered 200/],
     ['invalid-client-as-400', 'refusal.invalid-request', 'a wrong secret answered 400', /with bad-secret answered 400/],
     ['version-header-ignored', 'refusal.invalid-request', 'an unknown X-Service-Version served', /with bad-version answered 200/],
+    ['same-asset-rate', 'quote.amounts', 'a same-asset quote at another rate', /not 1 \(1:1 for one asset\)/],
+    ['unknown-quote-as-404', 'quote.refusals', 'an unknown quote answered 404', /not 422 QUOTE_NOT_FOUND/],
+    ['transfer-without-quote', 'operation.record', 'a transfer without its quote', /has no quote/],
+    [
+      'settled-without-transactions',
+      'operation.record',
+      'a settled operation without transactions',
+      /COMPLETED with no confirmed transaction/,
+    ],
+    ['sort-default-ascending', 'pages.complete', 'the default order ascending', /without sortOrder/],
     ['key-shared-by-customers', 'tenancy.isolation', "one customer's key taken for another's", /another customer's idempotency key/],
   ])('When the mock has %s, then %s fails (%s)', async (id, check, _what, message) => {
     const broken: RunningMock = await brokenMock(id);
