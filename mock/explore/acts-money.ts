@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { Step } from '../scenarios/types';
 import { Act, accepted, remember } from './act';
-import { nextName, pick, type Model, type OperationKind } from './model';
+import { nextName, pick, type Model, type OperationKind, type QuoteRecord } from './model';
 import { checkQuoteUse, observe } from './observe';
 import type { RunContext } from './run-context';
 
@@ -63,6 +63,20 @@ function checkQuoteAmounts(run: RunContext, body: unknown): void {
     );
 }
 
+/** Sends an operation's creation; an accepted one is kept by name and its first state observed. */
+async function createOperation(model: Model, run: RunContext, kind: OperationKind, body: object, quote?: QuoteRecord): Promise<void> {
+  const name = nextName(model, 'op');
+  const step = { ...mutating(`POST ${PATHS[kind]}`, body), save: { [name]: 'body.id' } };
+  const answer = await run.do(step);
+  remember(model, run, step, answer);
+  if (quote) checkQuoteUse(run, quote, name, answer);
+  if (accepted(answer) && name in run.saved) {
+    const op = { name, kind, ...(quote ? { quote: quote.name } : {}), statuses: [] };
+    model.operations.push(op);
+    observe(run, op, answer.body, `${step.call} answered`);
+  }
+}
+
 export class CreateQuote extends Act {
   constructor(
     readonly account: number,
@@ -116,16 +130,7 @@ export class OperationOnQuote extends Act {
     const body: Record<string, unknown> = { accountId: quote.account, quoteId: `{{${quote.name}}}` };
     if (this.kind === 'deposit') body.fundingInstruction = { rail: 'PIX' };
     if (this.kind === 'withdrawal') body.beneficiary = { mode: 'REFERENCE', id: pick(model.beneficiaries, this.beneficiary) };
-    const name = nextName(model, 'op');
-    const step = { ...mutating(`POST ${PATHS[this.kind]}`, body), save: { [name]: 'body.id' } };
-    const answer = await run.do(step);
-    remember(model, run, step, answer);
-    checkQuoteUse(run, quote, name, answer);
-    if (accepted(answer) && name in run.saved) {
-      const op = { name, kind: this.kind, quote: quote.name, statuses: [] };
-      model.operations.push(op);
-      observe(run, op, answer.body, `${step.call} answered`);
-    }
+    await createOperation(model, run, this.kind, body, quote);
   }
   toString(): string {
     const beneficiary = this.kind === 'withdrawal' ? `, beneficiary ${this.beneficiary}` : '';
@@ -149,15 +154,7 @@ export class Transfer extends Act {
     const from = pick(model.accounts, this.from)!;
     const others = model.accounts.filter((a) => a !== from);
     const body = { accountId: from, targetAccountId: pick(others, this.to), asset: this.asset, amount: this.amount };
-    const name = nextName(model, 'op');
-    const step = { ...mutating('POST /v1/operations/transfers', body), save: { [name]: 'body.id' } };
-    const answer = await run.do(step);
-    remember(model, run, step, answer);
-    if (accepted(answer) && name in run.saved) {
-      const op = { name, kind: 'transfer' as const, statuses: [] };
-      model.operations.push(op);
-      observe(run, op, answer.body, 'POST /v1/operations/transfers answered');
-    }
+    await createOperation(model, run, 'transfer', body);
   }
   toString(): string {
     return `transfer(account ${this.from} → ${this.to}, ${this.amount} ${this.asset})`;
