@@ -86,7 +86,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreReport> {
         url: target.url,
         isMock: target.isMock,
         writes: target.writes,
-        receiver: receiver !== undefined,
+        // Events are checked only where every target reaches a receiver (search.ts subscribes none otherwise).
+        receiver: receiver !== undefined && (!twin || twin.receiver !== undefined),
         foreign: Object.keys(foreign),
       },
       result,
