@@ -37,17 +37,58 @@ async function expectations(failed: FailedRun, oracleUrl: string, base: Scenario
     const expect: NonNullable<Step['expect']> = { status: answer.status };
     const code = errorCode(answer.body);
     if (code) expect.body = { code };
-    if (i + 1 === at) {
-      const check = failed.failure.check;
-      if (check.startsWith('document.')) expect.conforms = true;
-      if (check === 'money.balances') expect.body = { balances: (answer.body as { balances?: unknown })?.balances };
-      if (check === 'lifecycle.transition' && step.control === undefined)
-        expect.body = { currentState: { status: (answer.body as { currentState?: { status?: string } })?.currentState?.status } };
-      if (check === 'pages.complete') expect.body = { meta: { total: (answer.body as { meta?: { total?: number } })?.meta?.total } };
-    }
+    if (i + 1 === at) Object.assign(expect, failingStepExpectation(failed.failure.check, step, answer.body));
     return { ...step, expect };
   });
   return { ...base, steps };
+}
+
+type Expect = NonNullable<Step['expect']>;
+type Body = Record<string, unknown> | undefined;
+
+/**
+ * What the failing step must answer, as the oracle answered it, in the terms of the check that
+ * failed: only what the check is about, and nothing that differs between two customers (ids, times).
+ */
+function failingStepExpectation(check: string, step: Step, answer: unknown): Partial<Expect> {
+  const body = (answer ?? undefined) as Body;
+  const pick = (value: unknown, keys: string[]) =>
+    Object.fromEntries(keys.filter((k) => (value as Body)?.[k] !== undefined).map((k) => [k, (value as Body)?.[k]]));
+  if (check.startsWith('document.')) return { conforms: true };
+  if (check === 'money.balances') return { body: { balances: body?.balances } };
+  if (check === 'token.lifetime') return { body: { expiresIn: body?.expiresIn } };
+  if (check === 'idempotency.replay') return { headers: { 'x-idempotent-replayed': 'true' } };
+  if (check === 'quote.amounts') return { body: { rate: body?.rate, targetAmount: pick(body?.targetAmount, ['value', 'asset']) } };
+  if (check === 'lifecycle.transition' && step.control === undefined)
+    return { body: { currentState: pick(body?.currentState, ['status']) } };
+  if (check === 'operation.record') {
+    const state = body?.currentState as Body;
+    const quote = body?.quote as Body | null | undefined;
+    return {
+      body: {
+        currentState: { status: state?.status, ...(state?.reason ? { reason: pick(state.reason, ['code']) } : {}) },
+        // Each transaction by its rail and direction (its id and time are the target's own).
+        ...(Array.isArray(body?.transactions) ? { transactions: body.transactions.map((t) => pick(t, ['rail', 'direction'])) } : {}),
+        ...(quote === undefined ? {} : { quote: quote === null ? null : pick(quote, ['rate']) }),
+      },
+    };
+  }
+  if (check === 'pages.complete') {
+    const meta = body?.meta as Body;
+    const data = Array.isArray(body?.data) ? body.data : undefined;
+    return {
+      body: {
+        // The page's size and its ends; each record by its status where it has one (a filtered list).
+        meta: {
+          total: meta?.total,
+          ...(meta?.previousCursor === null ? { previousCursor: null } : {}),
+          ...(meta?.nextCursor === null ? { nextCursor: null } : {}),
+        },
+        ...(data ? { data: data.map((item) => pick(item, ['status'])) } : {}),
+      },
+    };
+  }
+  return {};
 }
 
 /** The replay of a key: the first call saves its body, the replay expects it whole. */
