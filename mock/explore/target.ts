@@ -75,6 +75,8 @@ export class ExploreTarget {
         this.client,
         { name, steps: [], customer, ...(customer === 'fresh' ? { clock: 'own' as const } : {}) },
         this.isMock,
+        // Explore names no `{{accounts.funded}}`: its balances are read at the start of each run.
+        { funded: false },
       );
     } catch (error) {
       if (error instanceof SetupError || error instanceof UserError) throw new UnusableTarget(error.message);

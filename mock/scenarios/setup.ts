@@ -54,7 +54,13 @@ export function needsControlApi(scenario: Scenario): boolean {
   );
 }
 
-export async function prepareSession(client: MockClient, scenario: Scenario, control: boolean): Promise<Session> {
+/** `funded: false`: no look-up of `accounts.funded` (a caller that never names it saves a call per account). */
+export async function prepareSession(
+  client: MockClient,
+  scenario: Scenario,
+  control: boolean,
+  options: { funded?: boolean } = {},
+): Promise<Session> {
   const spec = scenario.customer ?? 'fresh';
   // A clock of its own is given at creation only: to a fresh customer.
   if (scenario.clock !== undefined && spec !== 'fresh')
@@ -104,7 +110,7 @@ export async function prepareSession(client: MockClient, scenario: Scenario, con
     session.customer.beneficiaries = (list.body as { data: Array<{ id: string }> }).data.map((b) => b.id);
   }
 
-  if (control) session.accounts.funded = await mostBrl(client, session.customer.accounts);
+  if (control && options.funded !== false) session.accounts.funded = await mostBrl(client, session.customer.accounts);
   return session;
 }
 
