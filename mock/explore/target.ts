@@ -45,7 +45,7 @@ export class ExploreTarget {
   }
 
   static async open(options: TargetOptions): Promise<ExploreTarget> {
-    const client = new MockClient(options.url, options.role);
+    const client = new MockClient(options.url, options.role ?? { kind: 'target', flag: '--url' });
     let isMock: boolean;
     try {
       isMock = await client.hasControlApi();
