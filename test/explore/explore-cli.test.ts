@@ -15,6 +15,13 @@ import type { RunningMock } from '../../scripts/contract/lib';
 import { captured, listeningMock, type ListeningMock } from '../scenarios/support';
 import { brokenMock, tempFolder } from './support';
 
+/** stderr without explore's progress lines (`explore: N runs, M steps so far`, every 5 s of a long search). */
+const withoutProgress = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((line) => line !== '' && !/^explore: \d+ runs, \d+ steps so far$/.test(line))
+    .join('\n');
+
 const fosMock = (...args: string[]) => captured(() => program().parseAsync(args, { from: 'user' }));
 
 /** Every request the mock without a control API received, as `METHOD path`. */
@@ -123,7 +130,7 @@ describe('fos-mock explore against a fos-mock', () => {
       '--junit',
       junit,
     );
-    expect(run.stderr).toBe('');
+    expect(withoutProgress(run.stderr)).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('seed 1: 5 runs');
     expect(run.stdout).toContain('no check failed');
@@ -136,7 +143,7 @@ describe('fos-mock explore against a fos-mock', () => {
 
   it('When --compare-with mock is given against an unbroken mock, then every step is compared and the exit code is 0', async () => {
     const run = await fosMock('explore', '--url', plain.url, ...small, '--compare-with', 'mock', '--out-dir', tempFolder('compare'));
-    expect(run.stderr).toBe('');
+    expect(withoutProgress(run.stderr)).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('no check failed');
     expect(run.stdout).not.toContain('not checked: compare.');
@@ -144,7 +151,7 @@ describe('fos-mock explore against a fos-mock', () => {
 
   it('When --no-receiver is given, then the events are not checked, and the report says so', async () => {
     const run = await fosMock('explore', '--url', plain.url, ...small, '--no-receiver', '--out-dir', tempFolder('no-receiver'));
-    expect(run.stderr).toBe('');
+    expect(withoutProgress(run.stderr)).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('events not checked (no receiver it can reach)');
     expect(run.stdout).toMatch(/^not checked: lifecycle\.events, events\.payload \(no receiver the target can reach\)$/m);
@@ -157,7 +164,7 @@ describe('fos-mock explore against a fos-mock', () => {
     const run = await fosMock(
       ...['explore', '--url', broken.url, '--seed', '29', '--runs', '40', '--max-steps', '20', '--out-dir', folder, '--junit', junit],
     );
-    expect(run.stderr).toBe('');
+    expect(withoutProgress(run.stderr)).toBe('');
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toContain('✗ quote.consumed-once');
     const file = join(folder, 'explore-29-quote-consumed-once.yaml');
@@ -171,7 +178,7 @@ describe('fos-mock explore against a fos-mock', () => {
     const onBroken = await fosMock('scenario', 'run', file, '--url', broken.url);
     expect(onBroken.exitCode).toBe(1);
     const inProcess = await fosMock('scenario', 'run', file);
-    expect(inProcess.stderr).toBe('');
+    expect(withoutProgress(inProcess.stderr)).toBe('');
     expect(inProcess.exitCode).toBe(0);
   });
 });
@@ -183,7 +190,7 @@ describe('fos-mock explore against a target that is not a fos-mock', () => {
   it('When --allow-writes is not given, then only reads are sent (and the token call), and the report says so', async () => {
     received.length = 0;
     const run = await fosMock('explore', '--url', withoutControl.url, ...credentials, ...small, '--out-dir', tempFolder('reads'));
-    expect(run.stderr).toBe('');
+    expect(withoutProgress(run.stderr)).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('reads only (no --allow-writes)');
     expect(received.length).toBeGreaterThan(0);
@@ -210,7 +217,7 @@ describe('fos-mock explore against a target that is not a fos-mock', () => {
       '--out-dir',
       tempFolder('writes'),
     );
-    expect(run.stderr).toBe('');
+    expect(withoutProgress(run.stderr)).toBe('');
     expect(run.stdout).toContain('writes allowed');
     expect(run.exitCode).toBe(0);
     expect(writes().length).toBeGreaterThan(0);
@@ -223,7 +230,7 @@ describe('fos-mock explore against a target that is not a fos-mock', () => {
     const folder = tempFolder('sandbox');
     try {
       const run = await fosMock('explore', '--url', target.url, ...credentials, '--allow-writes', ...small, '--out-dir', folder);
-      expect(run.stderr).toBe('');
+      expect(withoutProgress(run.stderr)).toBe('');
       expect(run.exitCode).toBe(1);
       expect(run.stdout).toContain('✗ document.status');
       const file = join(folder, 'explore-1-document-status.yaml');
