@@ -105,16 +105,17 @@ export class RunContext {
   async send(step: Step): Promise<HttpAnswer> {
     await this.target.pace();
     const receivers = new Map<string, Endpoint>(this.receiver ? [[RECEIVER, this.receiver]] : []);
+    const context = { client: this.target.client, session: this.session, saved: this.saved, receivers, control: this.target.isMock };
     let answer: HttpAnswer | undefined;
     try {
-      answer = await sendStep(step, {
-        client: this.target.client,
-        session: this.session,
-        context: this.templateContext(),
-        saved: this.saved,
-        receivers,
-        control: this.target.isMock,
-      });
+      try {
+        answer = await sendStep(step, { ...context, context: this.templateContext() });
+      } catch (error) {
+        // A kept-alive connection the server closed as the request left: sent again once, as
+        // clients do. Safe for the service's calls: each write carries its own idempotency key.
+        if (!resetConnection(error) || step.call === undefined) throw error;
+        answer = await sendStep(step, { ...context, context: this.templateContext() });
+      }
     } catch (error) {
       // Nothing listens any more: the target is gone (exit 2), not a finding.
       if (error instanceof UserError || error instanceof TemplateError) throw error;
@@ -173,4 +174,10 @@ function title(step: Step): string {
     step.call ??
     (step.control !== undefined ? `control ${step.control}` : step.clock !== undefined ? `clock ${step.clock}` : 'webhooks idle')
   );
+}
+
+/** A connection reset under a request (ECONNRESET, or undici's closed socket). */
+function resetConnection(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
 }
