@@ -15,6 +15,8 @@ export interface Allowed {
   control: boolean;
   /** Clock steps: only for a fresh customer with its own clock (never the clock others share). */
   clock: boolean;
+  /** Injected faults: on a fos-mock, and not while comparing two targets (a fault's firing is timing, not fidelity). */
+  faults: boolean;
   foreign: ForeignKind[];
 }
 
@@ -90,7 +92,13 @@ export function actArbitraries(allowed: Allowed): Array<fc.Arbitrary<Act>> {
       2,
       fc.tuple(index, fc.constantFrom(...MOVES)).map(([op, move]) => new MoveOperation(op, move)),
     ),
-    fc.tuple(fc.nat({ max: FAULT_ROUTES.length - 1 }), fc.constantFrom(500, 503)).map(([route, status]) => new InjectFault(route, status)),
+    ...(allowed.faults
+      ? [
+          fc
+            .tuple(fc.nat({ max: FAULT_ROUTES.length - 1 }), fc.constantFrom(500, 503))
+            .map(([route, status]) => new InjectFault(route, status)),
+        ]
+      : []),
   ];
   return [...reads, ...writes, ...control];
 }

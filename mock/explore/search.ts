@@ -62,6 +62,7 @@ export async function search(main: Side, foreign: ForeignIds, options: SearchOpt
     writes: both((t) => t.writes),
     control: both((t) => t.isMock),
     clock: both((t) => t.isMock && !t.options.credentials),
+    faults: target.isMock && !second,
     foreign: Object.keys(foreign) as ForeignKind[],
   };
   const arbitraries = actArbitraries(allowed);
