@@ -57,7 +57,7 @@ describe('fos-mock, as people expect a command line', () => {
     const { err, exitCode } = await fosMock('serv');
     expect(exitCode).toBe(1);
     expect(err).toBe(
-      'fos-mock: unknown command "serv"; the commands are serve, scenario, record, fixtures, snapshot, clock, trigger, contract ' +
+      'fos-mock: unknown command "serv"; the commands are serve, scenario, explore, record, fixtures, snapshot, clock, trigger, contract ' +
         '(fos-mock --help)\n',
     );
   });
